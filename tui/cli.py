@@ -1,0 +1,140 @@
+"""The `paperscope` command: open the reader, or search, show, list and index.
+
+Exit codes: 0 when something was found or done, 1 when a search or lookup found
+nothing, 2 for usage and input errors (always one line on stderr, never a traceback).
+Only the reader imports Textual; every other subcommand stays on the light core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from tui import __version__
+
+EXIT_FOUND, EXIT_NONE, EXIT_USAGE = 0, 1, 2
+SUBCOMMANDS = ("search", "show", "list", "index", "similar", "export")
+
+
+class UsageError(Exception):
+    """Bad command-line usage; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and never exit by themselves."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seeds", nargs="+", action="extend", metavar="PATH",
+                        help="paper lists to use: .txt files or folders of them "
+                             "(default: the bundled lists)")
+    parser.add_argument("--index-dir", metavar="DIR",
+                        help="where to keep the index (also PAPERSCOPE_INDEX_DIR)")
+
+
+def build_parser() -> _Parser:
+    """The parser of every subcommand (the reader's own options are on the top level)."""
+    parser = _Parser(
+        prog="paperscope",
+        description="A keyboard-driven reader for conference paper lists. With no "
+                    "subcommand it opens the reader, with QUERY already typed.",
+        epilog="subcommands: search, show, list, index, similar, export "
+               "('paperscope SUBCOMMAND --help' for each)",
+    )
+    parser.add_argument("--version", action="version", version=f"paperscope {__version__}")
+    parser.add_argument("query", nargs="*", metavar="QUERY", help="open the reader with this query")
+    _common(parser)
+    return parser
+
+
+def build_subparsers() -> dict[str, _Parser]:
+    """One parser per subcommand."""
+    subs: dict[str, _Parser] = {}
+
+    p = subs["search"] = _Parser(prog="paperscope search", description=(
+        "Search the lists. QUERY '-' reads one query per line from standard input and "
+        "writes one JSON line per query."))
+    p.add_argument("query", nargs="+", metavar="QUERY")
+    p.add_argument("--limit", type=_positive, default=10, metavar="N",
+                   help="how many hits to show (default 10)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print one JSON document")
+    fmt.add_argument("--jsonl", action="store_true", help="print one JSON line per hit")
+
+    p = subs["show"] = _Parser(prog="paperscope show", description="Show one paper in full.")
+    p.add_argument("id", metavar="ID", help="a paper id (or a unique prefix of one)")
+    p.add_argument("--json", action="store_true")
+
+    p = subs["list"] = _Parser(prog="paperscope list", description="List every paper.")
+    p.add_argument("--json", action="store_true")
+
+    p = subs["index"] = _Parser(prog="paperscope index", description=(
+        "Build the index now (it is otherwise built on first use)."))
+    p.add_argument("--rebuild", action="store_true", help="build it again from scratch")
+
+    for parser in subs.values():
+        _common(parser)
+    return subs
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return number
+
+
+def parse(argv: Sequence[str]) -> tuple[str | None, argparse.Namespace]:
+    """Split argv into (subcommand or None for the reader, options)."""
+    argv = list(argv)
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg in SUBCOMMANDS:
+            # Options before the subcommand (--seeds, --index-dir) apply to it too.
+            head = build_parser().parse_args([*argv[:i], "--"]) if i else None
+            sub = build_subparsers()
+            if arg not in sub:
+                raise UsageError(f"'{arg}' is not available yet")
+            args = sub[arg].parse_args(argv[i + 1:])
+            if head is not None:
+                args.seeds = (head.seeds or []) + (args.seeds or []) or None
+                args.index_dir = args.index_dir or head.index_dir
+            return arg, args
+        if not arg.startswith("-") and (i == 0 or argv[i - 1] not in ("--seeds", "--index-dir")):
+            break
+    return None, build_parser().parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        command, args = parse(argv)
+        from tui import commands  # the core's import cost is paid only past parsing
+
+        return commands.run(command, args)
+    except UsageError as exc:
+        print(f"paperscope: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `paperscope list | head`: the reader of our output left; that is not an error.
+        sys.stderr.close()
+        return EXIT_FOUND
+    except Exception as exc:  # noqa: BLE001 - a bug must still end in one line, not a trace
+        print(f"paperscope: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""What each `paperscope` subcommand does, once its arguments are parsed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from tui.core.library import Library, open_library
+from tui.core.seeds import SeedError
+from tui.core.search import search
+from tui.output import (
+    format_list_line, format_paper, hit_json, paper_json, print_result, result_json,
+    use_colour, width,
+)
+
+EXIT_FOUND, EXIT_NONE, EXIT_USAGE = 0, 1, 2
+
+
+def _progress_bar() -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    """A Rich progress bar on a terminal (lazy import: only index builds pay for it)."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    from rich.progress import Progress
+
+    bar = Progress(transient=True)
+    task = None
+
+    def update(done: int, total: int) -> None:
+        nonlocal task
+        if task is None:
+            bar.start()
+            task = bar.add_task("Building the index (lists)", total=total)
+        bar.update(task, completed=done)
+
+    return update, bar.stop
+
+
+def load(args: argparse.Namespace, rebuild: bool = False, show_progress: bool = False) -> Library:
+    """Open the library the options name; notices go to stderr."""
+    progress, stop = _progress_bar() if show_progress else (None, lambda: None)
+    try:
+        library = open_library(args.seeds, args.index_dir, progress, rebuild=rebuild)
+    finally:
+        stop()
+    for notice in library.notices:
+        print(f"paperscope: {notice}", file=sys.stderr)
+    return library
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    with load(args) as library:
+        if args.query == ["-"]:
+            found = False
+            for line in sys.stdin:
+                query = line.rstrip("\n")
+                result = search(library, query, limit=args.limit)
+                found |= bool(result.hits)
+                print(json.dumps({"query": query, "hits": [hit_json(h) for h in result.hits]},
+                                 ensure_ascii=False), flush=True)
+            return EXIT_FOUND if found else EXIT_NONE
+        result = search(library, " ".join(args.query), limit=args.limit)
+        if args.json:
+            print(json.dumps(result_json(result), ensure_ascii=False, indent=2))
+        elif args.jsonl:
+            for hit in result.hits:
+                print(json.dumps(hit_json(hit), ensure_ascii=False))
+        else:
+            print_result(result)
+        return EXIT_FOUND if result.hits else EXIT_NONE
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    with load(args) as library:
+        paper = library.get(args.id)
+        if paper is None:
+            print(f"paperscope: no paper with id {args.id!r}", file=sys.stderr)
+            return EXIT_NONE
+        if args.json:
+            print(json.dumps(paper_json(paper), ensure_ascii=False, indent=2))
+        else:
+            print(format_paper(paper, use_colour(sys.stdout), width()))
+        return EXIT_FOUND
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    with load(args) as library:
+        papers = library.papers()
+        if args.json:
+            print(json.dumps([paper_json(p) for p in papers], ensure_ascii=False, indent=2))
+            return EXIT_FOUND
+        cols, current = width(), None
+        for paper in papers:
+            if paper.file != current:
+                if current is not None:
+                    print()
+                current = paper.file
+                print(f"# {paper.list_title} ({paper.file})")
+            print(format_list_line(paper, cols))
+        return EXIT_FOUND
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    with load(args, rebuild=args.rebuild, show_progress=True) as library:
+        where = library.index_path or "memory"
+        state = "built" if library.opened.built else "up to date"
+        print(f"Index {state}: {len(library)} papers in {len(library.lists)} lists at {where}")
+        return EXIT_FOUND
+
+
+def cmd_reader(args: argparse.Namespace) -> int:
+    try:
+        from tui.app import run
+    except ImportError:
+        print("paperscope: the reader is not available in this build; "
+              "try 'paperscope search QUERY'", file=sys.stderr)
+        return EXIT_USAGE
+    return run(args.seeds, args.index_dir, " ".join(args.query))
+
+
+COMMANDS: dict[str | None, Callable[[argparse.Namespace], int]] = {
+    None: cmd_reader,
+    "search": cmd_search,
+    "show": cmd_show,
+    "list": cmd_list,
+    "index": cmd_index,
+}
+
+
+def run(command: str | None, args: argparse.Namespace) -> int:
+    """Run one subcommand; input errors become a one-line message and exit code 2."""
+    try:
+        return COMMANDS[command](args)
+    except SeedError as exc:
+        print(f"paperscope: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE

@@ -1,0 +1,216 @@
+"""Building an index: parse the lists (in parallel when there are many), then write.
+
+Parsing, rendering, naming and analysing a paper cost far more than Whoosh's writing,
+and they are independent per file, so large builds spread them over worker processes
+and the parent only feeds finished term lists to a single writer. Docnums follow list
+order (files in order, papers by position), which is what an empty query shows.
+
+Next to the index the builder writes two small files that make typing fast:
+`prefixes.json` (for each 1–3 letter prefix, the indexed terms it most often starts)
+and `words.json` (the unstemmed vocabulary, for "did you mean").
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+import os
+from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from whoosh.filedb.filestore import Storage
+
+from tui.core.analysis import words
+from tui.core.render import render
+from tui.core.sidefiles import (
+    LENGTHS_FILE, PREFIX_FANOUT, PREFIX_FILE, SHORT_PREFIX, WORDS_FILE,
+)
+from tui.core.schema import SCORED_FIELDS, document, make_schema
+from tui.core.seeds import read_list
+
+_PARALLEL_BYTES = 2_000_000
+"""Below this much list text, starting worker processes costs more than it saves."""
+_LIMIT_MB = 4096
+"""Posting pool memory: spilling runs to disk and merging them doubles build time."""
+
+
+def _parse_file(path: str) -> tuple[dict[str, object], list[dict[str, object]], list[str]]:
+    """Parse one list into its summary, its Whoosh documents and its vocabulary."""
+    plist = read_list(path)
+    docs = []
+    vocab: set[str] = set()
+    for paper in plist.papers:
+        docs.append(document(paper))
+        vocab.update(w for w in words(render(paper.raw).text) if w.isalpha())
+    summary = {"title": plist.title, "file": plist.file, "path": plist.path,
+               "papers": len(plist.papers)}
+    return summary, docs, sorted(vocab)
+
+
+def _split(files: list[Path], parts: int) -> list[list[Path]]:
+    """Cut `files` into up to `parts` contiguous runs of about equal size in bytes.
+
+    Contiguous, so that the segments written from them keep list order in docnums.
+    """
+    sizes = [f.stat().st_size for f in files]
+    target = sum(sizes) / parts
+    runs: list[list[Path]] = [[]]
+    filled = 0.0
+    for path, size in zip(files, sizes):
+        if runs[-1] and filled >= target * len(runs) and len(runs) < parts:
+            runs.append([])
+        runs[-1].append(path)
+        filled += size
+    return runs
+
+
+class _Lengths:
+    """A per-field cache of document lengths for the posting writer.
+
+    Whoosh asks the per-document reader for a length once per posting (millions of
+    calls, a third of commit time); reading each field's column once is enough.
+    """
+
+    def __init__(self, reader, doccount: int) -> None:
+        self._reader = reader
+        self._count = doccount
+        self._columns: dict[str, list[int]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
+        column = self._columns.get(fieldname)
+        if column is None:
+            read = self._reader.doc_field_length
+            column = self._columns[fieldname] = [
+                read(d, fieldname, default) for d in range(self._count)
+            ]
+        return column[docnum]
+
+    def close(self) -> None:
+        self._reader.close()
+
+
+def _write_segment(writer, files: list[Path], progress=None):
+    """Parse `files` and add their papers to `writer`.
+
+    Returns the lists' summaries, the vocabulary and each scored field's lengths.
+    """
+    lists, vocab = [], set()
+    lengths = {name: array("I") for name in SCORED_FIELDS}
+    for path in files:
+        summary, docs, file_vocab = _parse_file(str(path))
+        for doc in docs:
+            writer.add_document(**doc)
+            for name, column in lengths.items():
+                column.append(len(doc[name]))
+        lists.append(summary)
+        vocab.update(file_vocab)
+        if progress:
+            progress(1)
+    pdr_factory = writer.per_document_reader
+    writer.per_document_reader = lambda: _Lengths(pdr_factory(), writer.docnum)
+    return lists, vocab, lengths
+
+
+def _segment_task(folder: str, files: list[str], limitmb: int):
+    """Worker process: write one segment of the index in `folder` from `files`."""
+    from whoosh.filedb.filestore import FileStorage
+    from whoosh.writing import SegmentWriter
+
+    ix = FileStorage(folder).open_index()
+    # The parent holds the index lock and commits every worker's segment at once.
+    writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
+    try:
+        lists, vocab, lengths = _write_segment(writer, [Path(f) for f in files])
+        segment = writer._finalize_segment()
+    except BaseException:
+        writer.cancel()
+        raise
+    return segment, lists, sorted(vocab), lengths
+
+
+def build_into(storage: Storage, files: list[Path],
+               progress: Callable[[int, int], None] | None = None) -> dict[str, object]:
+    """Build the index of `files` into `storage`; returns the index's metadata.
+
+    Large builds on disk run one worker per core, each writing a segment from a
+    contiguous run of files; small builds, and builds in memory, run in-process.
+    """
+    ix = storage.create_index(make_schema())
+    total = len(files)
+    done = 0
+
+    def advance(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress(done, total)
+
+    workers = min(os.cpu_count() or 1, len(files))
+    big = sum(f.stat().st_size for f in files) >= _PARALLEL_BYTES
+    # Separate files, not one compound file per segment: Whoosh opens a compound file
+    # by copying it into memory, which costs a cold search tens of milliseconds.
+    writer = ix.writer(limitmb=_LIMIT_MB, compound=False)
+    try:
+        if workers > 1 and big and hasattr(storage, "folder"):
+            runs = _split(files, workers)
+            lists, vocab, segments = [], set(), []
+            lengths = {name: array("I") for name in SCORED_FIELDS}
+            with ProcessPoolExecutor(max_workers=len(runs)) as pool:
+                futures = [pool.submit(_segment_task, storage.folder, [str(f) for f in run],
+                                       _LIMIT_MB // len(runs)) for run in runs]
+                for run, future in zip(runs, futures):
+                    segment, run_lists, run_vocab, run_lengths = future.result()
+                    segments.append(segment)
+                    for name, column in run_lengths.items():
+                        lengths[name].extend(column)
+                    lists += run_lists
+                    vocab.update(run_vocab)
+                    advance(len(run))
+            writer._close_segment()
+            writer._commit_toc(segments)
+            writer._finish()
+        else:
+            lists, vocab, lengths = _write_segment(writer, files, advance)
+            writer.commit()
+    except BaseException:
+        writer.cancel()
+        raise
+    ix = storage.open_index()
+    papers = sum(int(s["papers"]) for s in lists)
+    _write_json(storage, PREFIX_FILE, _prefix_table(ix))
+    _write_json(storage, WORDS_FILE, sorted(vocab))
+    for name, column in lengths.items():
+        _write_bytes(storage, LENGTHS_FILE.format(name), column.tobytes())
+    return {"papers": papers, "lists": lists}
+
+
+def _prefix_table(ix) -> dict[str, list[str]]:
+    """For every 1..SHORT_PREFIX letter prefix, its most frequent `text` terms."""
+    best: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    with ix.reader() as reader:
+        for term, info in reader.iter_field("text"):
+            if isinstance(term, bytes):
+                term = term.decode("utf-8")
+            df = info.doc_frequency()
+            for n in range(1, min(SHORT_PREFIX, len(term)) + 1):
+                best[term[:n]].append((df, term))
+    return {
+        prefix: [t for _, t in sorted(cands, key=lambda c: (-c[0], c[1]))[:PREFIX_FANOUT]]
+        for prefix, cands in best.items()
+    }
+
+
+def _write_json(storage: Storage, name: str, value: object) -> None:
+    _write_bytes(storage, name, json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def _write_bytes(storage: Storage, name: str, data: bytes) -> None:
+    handle = storage.create_file(name)
+    try:
+        handle.write(data)
+    finally:
+        handle.close()
+
+

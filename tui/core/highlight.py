@@ -1,0 +1,54 @@
+"""Where query terms occur in a text, and the best short excerpt around them."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from tui.core.analysis import iter_terms
+
+Spans = list[tuple[int, int]]
+
+
+def match_spans(text: str, terms: Collection[str]) -> Spans:
+    """Character spans of the words in `text` whose index term is in `terms`."""
+    if not terms or not text:
+        return []
+    spans: Spans = []
+    for term, start, end in iter_terms(text):
+        if term in terms and (not spans or spans[-1] != (start, end)):
+            spans.append((start, end))
+    return spans
+
+
+def snippet(text: str, terms: Collection[str], width: int = 200) -> tuple[str, Spans]:
+    """An excerpt of about `width` characters holding the most distinct matches.
+
+    Returns the excerpt (with `…` where text was cut) and the match spans within it.
+    Without matches it is the start of the text.
+    """
+    spans = match_spans(text, terms)
+    if len(text) <= width:
+        return text, spans
+    start = 0
+    if spans:
+        # Slide a window over the matches; keep the one covering most distinct words.
+        best_count, best_start = -1, spans[0][0]
+        for i, (s, _) in enumerate(spans):
+            seen = {text[a:b].casefold() for a, b in spans[i:] if b <= s + width}
+            if len(seen) > best_count:
+                best_count, best_start = len(seen), s
+        # Start a little before the first match, at a word boundary.
+        start = max(0, best_start - width // 5)
+        if start:
+            space = text.rfind(" ", 0, start + 1)
+            start = space + 1 if space >= 0 and best_start - space < width // 2 else start
+    end = min(len(text), start + width)
+    if end < len(text):
+        space = text.rfind(" ", start + width // 2, end)
+        end = space if space > 0 else end
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(text) else ""
+    excerpt = prefix + text[start:end] + suffix
+    shift = len(prefix) - start
+    inside = [(a + shift, b + shift) for a, b in spans if a >= start and b <= end]
+    return excerpt, inside

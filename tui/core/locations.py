@@ -1,0 +1,57 @@
+"""Where the bundled lists are, and where each set of lists keeps its index."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from importlib import resources
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "paperscope"
+INDEX_DIR_ENV = "PAPERSCOPE_INDEX_DIR"
+
+_PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+_CHECKOUT = _PACKAGE_ROOT.parent
+
+
+def checkout_root() -> Path | None:
+    """The project checkout the package runs from, or None when installed elsewhere."""
+    if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "seeds").is_dir():
+        return _CHECKOUT
+    return None
+
+
+def bundled_seeds() -> Path:
+    """The folder of bundled paper lists: `seeds/` in a checkout, else the package copy."""
+    root = checkout_root()
+    if root is not None:
+        return root / "seeds"
+    return Path(str(resources.files("tui") / "seeds"))
+
+
+def cache_dir() -> Path:
+    """The user's cache folder for paperscope."""
+    return Path(platformdirs.user_cache_dir(APP_NAME))
+
+
+def index_dirs(seed_files: list[Path], bundled: bool, override: str | None) -> list[Path]:
+    """Folders to try for the index, best first.
+
+    `--index-dir` or PAPERSCOPE_INDEX_DIR wins. The bundled lists use `index/` in a
+    checkout and fall back to the cache; other lists use the cache, keyed by their
+    paths so that each set of lists has an index of its own.
+    """
+    chosen = override or os.environ.get(INDEX_DIR_ENV)
+    if chosen:
+        return [Path(chosen).expanduser()]
+    key = hashlib.blake2b(
+        "\n".join(sorted(str(p.resolve()) for p in seed_files)).encode(), digest_size=8
+    ).hexdigest()
+    dirs = []
+    root = checkout_root()
+    if bundled and root is not None:
+        dirs.append(root / "index")
+    dirs.append(cache_dir() / ("bundled" if bundled else f"lists-{key}"))
+    return dirs

@@ -1,0 +1,198 @@
+"""Text helpers for :mod:`tui.core.naming`: sentences, name-shaped words, acronyms, cutting.
+
+Everything here is pure, stdlib-only string work on an abstract already rendered to plain
+Unicode. The functions are small and forgiving: they return empty results rather than
+raising, because abstracts arrive with mojibake, stray markup and any script.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import islice
+
+# Abbreviations whose trailing period does not end a sentence. "al." covers "et al.".
+_ABBREVIATIONS = frozenset(
+    "e.g i.e al etc vs cf fig figs eq eqs resp approx sec no nos ca ref refs viz dr prof st".split()
+)
+# No look-behind: a pattern that starts with a character class scans far faster.
+_SENTENCE_END = re.compile(r"[.!?]\s+")
+
+# Characters a name may contain besides letters and digits: "SCHUR-A*", "C++", "β-VAE",
+# "Vision–language", "k*-NN", "Fashion++", "O(1)" is not supported on purpose.
+_NAME_CHARS = r"\w\-–*+'’.²³/&^"
+WORD = re.compile(rf"[{_NAME_CHARS}]+")
+# Punctuation a word may carry at its edges that is not part of the name.
+_EDGE_TRIM = ".'’-–/&^`"
+
+# Hyphen suffixes that make a compound descriptive rather than a name ("GAN-based").
+_DESCRIPTIVE_SUFFIXES = frozenset(
+    "based like style driven aware free guided level wise specific agnostic oriented "
+    "inspired type shaped invariant equivariant dependent independent constrained "
+    "regularized augmented conditioned enhanced friendly centric scale order".split()
+)
+
+
+@lru_cache(maxsize=64)  # derive_title splits the text derive_name has just split
+def split_sentences(text: str) -> tuple[str, ...]:
+    """Split ``text`` into sentences, keeping "e.g.", "et al." and initials inside one."""
+    text = text.strip()
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        pieces.append(text[start : match.start() + 1])
+        start = match.end()
+    pieces.append(text[start:])
+    sentences: list[str] = []
+    for piece in pieces:
+        if sentences and _continues(sentences[-1], piece):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        elif piece:
+            sentences.append(piece)
+    return tuple(sentences)
+
+
+def _continues(previous: str, piece: str) -> bool:
+    """Whether ``piece`` still belongs to the sentence ``previous`` (a false split)."""
+    if not piece[0].isupper() and not piece[0].isdigit() and piece[0] not in "\"“'(":
+        return True  # a real sentence does not start in lower case
+    last_word = previous.rsplit(" ", 1)[-1].rstrip(".").lower()
+    if last_word in _ABBREVIATIONS:
+        return True
+    # A single capital before the period is an initial ("J. Smith"), not a sentence end.
+    return len(last_word) == 1 and last_word.isalpha()
+
+
+@lru_cache(maxsize=65536)
+def trim_word(word: str) -> str:
+    """Strip edge punctuation that belongs to the sentence rather than to the word."""
+    word = word.strip(_EDGE_TRIM)
+    if word.endswith(("'s", "’s")):
+        word = word[:-2]
+    return word
+
+
+@lru_cache(maxsize=65536)  # the same words recur across sentences and abstracts
+def is_strong_name(word: str) -> bool:
+    """A word shaped like a coined name: "ABFNet", "X-EviProbe", "3DPoV", "word2vec".
+
+    It needs an upper-case letter after the first character, or letters mixed with
+    digits; descriptive compounds ("GAN-based") and roman numerals do not count.
+    """
+    if len(word) < 2 or not any(ch.isalpha() for ch in word):
+        return False
+    parts = _HYPHENS.split(word)
+    if len(parts) > 1 and parts[-1].lower() in _DESCRIPTIVE_SUFFIXES:
+        return False
+    if _ROMAN.fullmatch(word):
+        return False
+    has_inner_upper = any(ch.isupper() for ch in word[1:])
+    has_digit = any(ch.isdigit() for ch in word)
+    return has_inner_upper or (has_digit and sum(ch.isalpha() for ch in word) >= 2)
+
+
+_HYPHENS = re.compile(r"[-–]")
+_ROMAN = re.compile(r"[IVX]+")
+
+
+def is_capitalised(word: str) -> bool:
+    """A word starting with a capital, or with a letter of a script without case (CJK)."""
+    if not word:
+        return False
+    first = word[0]
+    if first.isupper():
+        return True
+    # Scripts without case (Chinese, Japanese, Korean...) cannot signal a name by capitals,
+    # so a letter that is neither upper nor lower case counts as capitalised.
+    return first.isalpha() and not first.islower()
+
+
+def words_with_spans(text: str, pos: int = 0, limit: int = 12) -> list[tuple[str, int, int]]:
+    """The first ``limit`` words of ``text`` from ``pos`` (see :data:`WORD`), with their
+    start and end offsets relative to ``pos``. Callers only ever look a few words ahead,
+    so the scan stops early."""
+    return [
+        (m.group(), m.start() - pos, m.end() - pos)
+        for m in islice(WORD.finditer(text, pos), limit)
+    ]
+
+
+def acronym_long_form(short: str, before: str) -> str:
+    """The long form that ``short`` abbreviates at the end of ``before``, or "".
+
+    This is the Schwartz–Hearst matcher: walk the short form's letters and digits
+    backwards, finding each in ``before`` from the right, and require its first letter to
+    start a word. "Anisotropic Butterworth Fusion Network" + "ABFNet" matches; "large
+    language models" + "LLMs" matches too, so callers decide whether it was introduced.
+    """
+    letters = [ch.lower() for ch in short if ch.isalnum()]
+    if not letters or not before:
+        return ""
+    words = before.split()
+    # Schwartz–Hearst look at most min(|A| + 5, 2|A|) words before the parenthesis.
+    window = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
+    text = window.lower()
+    s_index = len(letters) - 1
+    l_index = len(text) - 1
+    while s_index >= 0:
+        ch = letters[s_index]
+        if ch.isdigit() and s_index > 0 and ch not in text[: l_index + 1]:
+            s_index -= 1  # "A2J" for "Anchor-to-Joint": a digit may stand for a word
+            continue
+        while l_index >= 0 and (
+            text[l_index] != ch
+            or (s_index == 0 and l_index > 0 and text[l_index - 1].isalnum())
+        ):
+            l_index -= 1
+        if l_index < 0:
+            return ""
+        l_index -= 1
+        s_index -= 1
+    start = text.rfind(" ", 0, l_index + 1) + 1
+    return window[start:].strip()
+
+
+def cut_phrase(phrase: str, limit: int = 100) -> str:
+    """Cut ``phrase`` to at most about ``limit`` characters at a clause or word boundary.
+
+    Prefer the last clause boundary (", which", "; ", " — ") past half the limit, then
+    fall back to a word boundary, and drop dangling function words and open brackets so
+    the line still reads as a phrase.
+    """
+    phrase = phrase.strip().rstrip(".;:, ")
+    if len(phrase) > limit:
+        window = phrase[: limit + 1]
+        cut = -1
+        for match in _CLAUSE_BREAK.finditer(window):
+            if match.start() >= limit // 2:
+                cut = match.start()
+        if cut < 0:
+            cut = window.rfind(" ")
+        phrase = phrase[:cut] if cut > 0 else window[:limit]
+    return _tidy_end(phrase)
+
+
+_CLAUSE_BREAK = re.compile(
+    r",\s|;\s|\s[—–-]{1,2}\s|\s(?:which|that|where|while|whereas|by|via|using|before|"
+    r"after|to|for|with|in|on|and|through)\s"
+)
+_DANGLING = frozenset(
+    "a an the of for to and or in on with by that which via from as at its their our "
+    "this these is are be into under over between while whereas where using both".split()
+)
+
+
+def _tidy_end(phrase: str) -> str:
+    """Drop trailing function words, punctuation and unbalanced brackets."""
+    phrase = phrase.strip()
+    for _ in range(8):  # bounded: each pass removes something or stops
+        before = phrase
+        if phrase.count("(") > phrase.count(")"):
+            phrase = phrase[: phrase.rfind("(")]
+        phrase = phrase.rstrip(" ,;:—–-([{")
+        words = phrase.rsplit(" ", 1)
+        if len(words) == 2 and words[1].lower() in _DANGLING:
+            phrase = words[0]
+        if phrase == before:
+            break
+    return phrase.strip()

@@ -1,0 +1,62 @@
+"""The Whoosh schema and what is fed into it for each paper."""
+
+from __future__ import annotations
+
+from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
+
+from tui.core.analysis import ANALYSIS_VERSION, PaperAnalyzer, terms
+from tui.core.model import Paper
+from tui.core.render import math_aliases, render
+
+# Bump when fields or what goes into them change: existing indexes are then rebuilt.
+SCHEMA_VERSION = 3 + 100 * ANALYSIS_VERSION
+
+# Fields a query may name with a prefix (`name:gecko`), and the default search fields
+# with their weights. A word in a name or title says more about what a paper is about
+# than the same word somewhere in its abstract.
+QUERY_FIELDS = ("name", "title", "list", "text")
+FIELD_BOOSTS = {"name": 3.0, "title": 2.0, "text": 1.0, "alias": 0.5}
+# Fields whose lengths the ranking normalises by (BM25's b).
+SCORED_FIELDS = ("name", "title", "text", "alias", "list")
+
+
+def make_schema() -> Schema:
+    """The index schema: searchable name, title, text and list, with what hits show."""
+    analyzer = PaperAnalyzer()
+    return Schema(
+        id=ID(stored=True),
+        file=ID(stored=True),
+        position=NUMERIC(stored=True),
+        list=TEXT(analyzer=analyzer, stored=True),
+        name=TEXT(analyzer=analyzer, stored=True),
+        title=TEXT(analyzer=analyzer, stored=True),
+        # The abstract, rendered for reading (math as Unicode): phrases need positions.
+        text=TEXT(analyzer=analyzer),
+        # ASCII spellings of the math (`tau2`, `ell_p`), so typed forms find it too.
+        alias=TEXT(analyzer=analyzer),
+        # The abstract as written: the detail pane renders it with its styles.
+        raw=STORED,
+    )
+
+
+def document(paper: Paper) -> dict[str, object]:
+    """The fields Whoosh indexes and stores for one paper.
+
+    Searchable fields are passed as term lists that `analysis.terms` made, the same
+    function the query side runs, so both always agree.
+    """
+    text = render(paper.raw).text
+    return {
+        "id": paper.id,
+        "file": paper.file,
+        "position": paper.position,
+        "list": terms(paper.list_title),
+        "_stored_list": paper.list_title,
+        "name": terms(paper.name),
+        "_stored_name": paper.name,
+        "title": terms(paper.title),
+        "_stored_title": paper.title,
+        "text": terms(text),
+        "alias": terms(math_aliases(paper.raw)),
+        "raw": paper.raw,
+    }

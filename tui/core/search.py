@@ -1,0 +1,281 @@
+"""The one search function: the reader, the command line and the benchmarks call it.
+
+A query goes in; ranked hits come out with scores, matched terms and snippets.
+
+1. An empty query lists every paper in list order.
+2. Words are all required first (BM25 over name, title, text, with boosts). When that
+   finds too few papers and the user wrote no operators, the any-word BM25 ranking
+   fills in after them, so long natural-language queries still rank well.
+3. The last word is also a prefix. Expansions come from a table built with the index
+   for 1–3 letters and from the term dictionary beyond that, capped to the most
+   frequent terms: an unbounded `t*` costs over a second in Whoosh.
+4. With nothing found, a spelling correction that finds papers is offered and its
+   results shown; failing that, a fuzzy match.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+from whoosh import query as wq
+
+from tui.core.analysis import stem
+from tui.core.highlight import Spans, match_spans, snippet
+from tui.core.library import Library
+from tui.core.model import Paper
+from tui.core.query import ParsedQuery, analyse, last_term, to_whoosh, words_query
+from tui.core.render import render
+from tui.core.schema import FIELD_BOOSTS
+from tui.core.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
+from tui.core.spelling import suggest
+
+FALLBACK_BELOW = 10
+"""Fewer all-words hits than this (or than the limit) brings in any-word ranking."""
+_EXPAND_SCAN = 4000
+"""Stop scanning the term dictionary for a long prefix after this many terms."""
+_HIGHLIGHT_FIELDS = frozenset({"name", "title", "text", "alias", "list"})
+SORTS = ("relevance", "list", "name")
+
+
+class Hit:
+    """One search result: a paper (loaded on first use), its score and its matches."""
+
+    __slots__ = ("docnum", "score", "terms", "_library", "_paper")
+
+    def __init__(self, library: Library, docnum: int, score: float,
+                 terms: frozenset[str]) -> None:
+        self.docnum = docnum
+        self.score = score
+        self.terms = terms
+        """The query's positive index terms; what highlighting marks."""
+        self._library = library
+        self._paper: Paper | None = None
+
+    @property
+    def paper(self) -> Paper:
+        """The paper, read from the index on first use."""
+        if self._paper is None:
+            self._paper = self._library.paper(self.docnum)
+        return self._paper
+
+    @property
+    def text(self) -> str:
+        """The abstract rendered as plain text."""
+        return render(self.paper.raw).text
+
+    def snippet(self, width: int = 200) -> tuple[str, Spans]:
+        """A short excerpt around the matches, with match spans."""
+        return snippet(self.text, self.terms, width)
+
+    def matched_terms(self) -> list[str]:
+        """The words of this paper that matched, as written in it, in order."""
+        seen: dict[str, None] = {}
+        for source in (self.paper.name, self.paper.title, self.text):
+            for start, end in match_spans(source, self.terms):
+                seen.setdefault(source[start:end], None)
+        return list(seen)
+
+
+@dataclass
+class SearchResult:
+    """The answer to one query."""
+
+    query: str
+    hits: list[Hit]
+    total: int
+    """How many papers match in all (hits may be cut at the limit)."""
+    terms: frozenset[str] = frozenset()
+    suggestion: str | None = None
+    """A corrected query that finds papers, offered as "did you mean"."""
+    fuzzy: bool = False
+    """True when the hits come from the typo-tolerant fallback."""
+    elapsed_ms: float = 0.0
+    notices: list[str] = field(default_factory=list)
+
+
+def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool = True,
+           sort: str = "relevance", within: Collection[int] | None = None) -> SearchResult:
+    """Search `library` for `query`; see the module docstring for the semantics.
+
+    `limit=None` returns every match. `within` restricts results to those docnums
+    (filters such as starred or unread). `sort` is one of SORTS.
+    """
+    started = time.perf_counter()
+    result = _search(library, query, limit, prefix, within, sort)
+    result.elapsed_ms = (time.perf_counter() - started) * 1000
+    return result
+
+
+def _search(library: Library, query: str, limit: int | None, prefix: bool,
+            within: Collection[int] | None, sort: str) -> SearchResult:
+    parsed = analyse(query, prefix)
+    if not parsed.words:
+        return _everything(library, query, limit, within, sort)
+    schema = library.ix.schema
+    strict = _expand(library, to_whoosh(parsed, schema, group_and=True), parsed)
+    want = limit if sort == "relevance" else None
+    docs, total = _run(library, strict, want, within)
+    if not parsed.structured and len(parsed.words) > 1 and total < min(limit or FALLBACK_BELOW,
+                                                                      FALLBACK_BELOW):
+        loose = _expand(library, to_whoosh(parsed, schema, group_and=False), parsed)
+        more, total = _run(library, loose, want, within)
+        known = {d for d, _ in docs}
+        docs += [(d, s) for d, s in more if d not in known]
+        strict = loose
+    result_terms = positive_terms(strict)
+    result = SearchResult(query, [], total, result_terms)
+    if not docs:
+        _rescue(library, parsed, limit, within, sort, result)
+        return result
+    result.hits = _sorted([Hit(library, d, s, result_terms) for d, s in docs], sort)[:limit]
+    return result
+
+
+def _everything(library: Library, query: str, limit: int | None,
+                within: Collection[int] | None, sort: str) -> SearchResult:
+    docnums: Iterable[int] = range(len(library))
+    if within is not None:
+        docnums = sorted(d for d in within if 0 <= d < len(library))
+    hits = [Hit(library, d, 0.0, frozenset()) for d in docnums]
+    if sort == "name":
+        hits = _sorted(hits, sort)
+    return SearchResult(query, hits[:limit], len(hits))
+
+
+def _run(library: Library, q: wq.Query, limit: int | None,
+         within: Collection[int] | None) -> tuple[list[tuple[int, float]], int]:
+    """The top `limit` (docnum, score) pairs, best first, and the number of matches."""
+    if q is wq.NullQuery:
+        return [], 0
+    with library._lock:
+        scores = library.scorer.evaluate(q)
+    if within is not None:
+        allowed = _filter(within)
+        scores = {d: s for d, s in scores.items() if d in allowed}
+    # Ties go to list order, so equal scores come out the same way every time.
+    key = lambda item: (item[1], -item[0])  # noqa: E731
+    if limit is None or limit >= len(scores):
+        ranked = sorted(scores.items(), key=key, reverse=True)
+    else:
+        ranked = heapq.nlargest(limit, scores.items(), key=key)
+    return ranked, len(scores)
+
+
+def _filter(within: Collection[int] | None) -> set[int] | None:
+    if within is None:
+        return None
+    return within if isinstance(within, set) else set(within)
+
+
+def _sorted(hits: list[Hit], sort: str) -> list[Hit]:
+    if sort == "list":
+        return sorted(hits, key=lambda h: h.docnum)
+    if sort == "name":
+        return sorted(hits, key=lambda h: ((h.paper.name or h.paper.title).casefold(), h.docnum))
+    return hits
+
+
+def positive_terms(q: wq.Query) -> frozenset[str]:
+    """Index terms the query looks for (not those under NOT), for highlighting."""
+    found: set[str] = set()
+
+    def walk(node: wq.Query) -> None:
+        if isinstance(node, wq.Not):
+            return
+        if isinstance(node, wq.Term) and node.fieldname in _HIGHLIGHT_FIELDS:
+            text = node.text
+            found.add(text.decode("utf-8") if isinstance(text, bytes) else text)
+        elif isinstance(node, wq.Phrase) and node.fieldname in _HIGHLIGHT_FIELDS:
+            found.update(node.words)
+        for child in node.children():
+            walk(child)
+
+    walk(q)
+    return frozenset(found)
+
+
+def expansions(library: Library, word: str) -> list[str]:
+    """Index terms that a partly typed, folded `word` may be the start of.
+
+    The word's own stem comes first; then the most frequent terms starting with it;
+    and when none do (`diffusio`), the longest term it starts with (`diffus`).
+    """
+    own = stem(word)
+    out = [own]
+    reader = library.searcher.reader()
+    if len(word) <= SHORT_PREFIX:
+        out += library.prefix_table.get(word, [])
+    else:
+        found: list[tuple[int, str]] = []
+        for n, (term, info) in enumerate(reader.iter_prefix("text", word)):
+            if n >= _EXPAND_SCAN:
+                break
+            found.append((info.doc_frequency(), term.decode("utf-8")
+                          if isinstance(term, bytes) else term))
+        found.sort(key=lambda c: (-c[0], c[1]))
+        out += [t for _, t in found[:PREFIX_FANOUT]]
+        if len(out) == 1 and reader.doc_frequency("text", own) == 0:
+            for k in range(len(word) - 1, max(3, len(word) - 5), -1):
+                if reader.doc_frequency("text", word[:k]):
+                    out.append(word[:k])
+                    break
+    return list(dict.fromkeys(out))
+
+
+def _expand(library: Library, q: wq.Query, parsed: ParsedQuery) -> wq.Query:
+    """Make the last typed word also match as a prefix, with bounded expansion."""
+    target = last_term(parsed)
+    bounded: dict[str, list[str]] = {}
+
+    def grow(node: wq.Query) -> wq.Query:
+        if isinstance(node, wq.Prefix):
+            return _alternatives(node.fieldname, expansions(library, node.text)[1:] or [node.text],
+                                 node.boost)
+        if target and isinstance(node, wq.Term) and node.text == target \
+                and node.fieldname in FIELD_BOOSTS:
+            if target not in bounded:
+                with library._lock:
+                    bounded[target] = expansions(library, parsed.last_word)
+            return _alternatives(node.fieldname, bounded[target], node.boost)
+        return node
+
+    with library._lock:
+        return q.accept(grow)
+
+
+def _alternatives(fieldname: str, options: list[str], boost: float) -> wq.Query:
+    if len(options) == 1:
+        return wq.Term(fieldname, options[0], boost=boost)
+    return wq.Or([wq.Term(fieldname, t, boost=boost) for t in options])
+
+
+def _rescue(library: Library, parsed: ParsedQuery, limit: int | None,
+            within: Collection[int] | None, sort: str, result: SearchResult) -> None:
+    """Nothing matched: try a spelling correction, then fuzzy terms."""
+    with library._lock:
+        corrected = suggest(library, parsed)
+    if corrected:
+        again = _search(library, corrected, limit, False, within, sort)
+        if again.hits:
+            result.hits, result.total, result.terms = again.hits, again.total, again.terms
+            result.suggestion, result.fuzzy = corrected, True
+            return
+    clauses = []
+    for word in parsed.words:
+        for term in words_query((word,), True).all_terms() if len(word) > 3 else ():
+            clauses.append(wq.FuzzyTerm("text", term[1], maxdist=1 if len(word) < 7 else 2,
+                                        prefixlength=1))
+    if not clauses:
+        return
+    fuzzy = wq.Or(clauses)
+    docs, total = _run(library, fuzzy, limit, within)
+    if docs:
+        with library._lock:
+            terms = frozenset(t for _, t in fuzzy.existing_terms(library.searcher.reader(),
+                                                                 expand=True))
+        terms = frozenset(t.decode() if isinstance(t, bytes) else t for t in terms)
+        result.hits = _sorted([Hit(library, d, s, terms) for d, s in docs], sort)
+        result.total, result.terms, result.fuzzy = total, terms, True

@@ -1,0 +1,150 @@
+"""Reading paper lists: a title line, then one abstract per paragraph.
+
+Real files are messier than the format says, so this accepts CRLF or CR line ends, a
+BOM, trailing spaces, runs of blank lines, hard-wrapped paragraphs (joined with a
+space) and lists with no title line (the list is then named after its file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from tui.core.model import Paper, PaperList
+
+_BLANK_LINES = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n\s*")
+_SPACES = re.compile(r"\s+")
+# A title is a short line. Longer first paragraphs, or ones that read as sentences,
+# are abstracts of a list that came without a title.
+_TITLE_MAX_CHARS = 160
+_TITLE_MAX_WORDS = 20
+_SENTENCE_END = re.compile(r"[.!?。！？]\s*$")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class SeedError(Exception):
+    """A list file that cannot be read; the message is one line meant for the user."""
+
+
+def discover(paths: Iterable[str | Path]) -> list[Path]:
+    """Expand files and folders into the list files they name, in a stable order.
+
+    A folder contributes its `*.txt` files (not recursively). Raises SeedError for a
+    missing path or a folder without any `.txt` file.
+    """
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw).expanduser()
+        if path.is_dir():
+            found = sorted(p for p in path.glob("*.txt") if p.is_file())
+            if not found:
+                raise SeedError(f"{path}: folder has no .txt paper lists")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        elif path.exists():
+            raise SeedError(f"{path}: not a regular file")
+        else:
+            raise SeedError(f"{path}: no such file or folder")
+    unique: dict[Path, None] = {}
+    for f in files:
+        unique.setdefault(f.resolve(), None)
+    return list(unique)
+
+
+def decode(data: bytes, source: str) -> str:
+    """Decode a list file's bytes as UTF-8 text, refusing binary and other encodings."""
+    if b"\x00" in data:
+        raise SeedError(f"{source}: binary file (contains NUL bytes), expected UTF-8 text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SeedError(
+            f"{source}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    return text
+
+
+def paragraphs(text: str) -> list[str]:
+    """Split text into paragraphs, joining hard-wrapped lines and dropping blank ones."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    out = []
+    for block in _BLANK_LINES.split(text):
+        # Control characters other than tab and newline are noise from copy and paste.
+        joined = _SPACES.sub(" ", _CONTROL.sub("", block)).strip()
+        if joined:
+            out.append(joined)
+    return out
+
+
+def looks_like_title(paragraph: str, line_count: int) -> bool:
+    """True when a first paragraph reads as a list title rather than an abstract."""
+    if line_count != 1 or len(paragraph) > _TITLE_MAX_CHARS:
+        return False
+    if len(paragraph.split()) > _TITLE_MAX_WORDS:
+        return False
+    return not _SENTENCE_END.search(paragraph) or len(paragraph.split()) <= 4
+
+
+def paper_id(raw: str) -> str:
+    """A stable id from the abstract's words, blind to spacing, case and Unicode form."""
+    normal = _SPACES.sub(" ", unicodedata.normalize("NFKC", raw)).strip().casefold()
+    return hashlib.blake2b(normal.encode("utf-8"), digest_size=6).hexdigest()
+
+
+def parse_list(text: str, path: Path) -> PaperList:
+    """Parse the text of one list file into papers."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    paras = paragraphs(text)
+    title = path.stem
+    if paras:
+        first_block = _BLANK_LINES.split(text.strip(), 1)[0]
+        first_lines = [ln for ln in first_block.split("\n") if ln.strip()]
+        if looks_like_title(paras[0], len(first_lines)):
+            title = paras.pop(0)
+    if not paras:
+        raise SeedError(f"{path}: no abstracts in this list")
+    papers = tuple(make_paper(raw, title, path.name, i) for i, raw in enumerate(paras))
+    return PaperList(title=title, file=path.name, path=str(path), papers=papers)
+
+
+def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
+    """Derive a Paper's id, name and title from one abstract."""
+    # Imported here: finding list files (a search does) must not pay for these.
+    from tui.core.naming import derive_name, derive_title
+    from tui.core.render import render
+
+    text = render(raw).text
+    name = derive_name(text)
+    return Paper(
+        id=paper_id(raw),
+        list_title=list_title,
+        file=file,
+        position=position,
+        name=name,
+        title=derive_title(text, name),
+        raw=raw,
+    )
+
+
+def read_list(path: str | Path) -> PaperList:
+    """Read and parse one list file; raises SeedError with a one-line message."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SeedError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise SeedError(f"{path}: is a folder, expected a .txt paper list") from None
+    except OSError as exc:
+        raise SeedError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    return parse_list(decode(data, str(path)), path)
+
+
+def read_lists(paths: Iterable[str | Path]) -> Iterator[PaperList]:
+    """Read every list that `paths` names (files or folders), in a stable order."""
+    for path in discover(paths):
+        yield read_list(path)

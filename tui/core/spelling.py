@@ -1,0 +1,68 @@
+"""Spelling suggestions ("did you mean") from the lists' own vocabulary."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tui.core.analysis import STOP_WORDS, fold, stem
+
+if TYPE_CHECKING:
+    from tui.core.library import Library
+    from tui.core.query import ParsedQuery
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_WORD = re.compile(r"(?<![\w:])([^\W\d_]{3,20})\b(?!:)")
+_MAX_EDITS2_LEN = 12
+"""Two-edit candidates grow with the square of the length; beyond this, one edit only."""
+
+
+def _edits1(word: str) -> set[str]:
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deletes = [a + b[1:] for a, b in splits if b]
+    swaps = [a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1]
+    replaces = [a + c + b[1:] for a, b in splits if b for c in _LETTERS]
+    inserts = [a + c + b for a, b in splits for c in _LETTERS]
+    return set(deletes + swaps + replaces + inserts)
+
+
+def correct_word(library: "Library", word: str) -> str | None:
+    """The most frequent known word within two edits of `word`, or None."""
+    vocab = library.vocabulary
+    reader = library.searcher.reader()
+
+    def best(candidates: set[str]) -> str | None:
+        known = [c for c in candidates if c in vocab]
+        if not known:
+            return None
+        return max(known, key=lambda c: (reader.doc_frequency("text", stem(c)), c))
+
+    near = _edits1(word)
+    found = best(near)
+    if found is None and len(word) <= _MAX_EDITS2_LEN:
+        found = best({e2 for e1 in near for e2 in _edits1(e1)})
+    return found
+
+
+def suggest(library: "Library", parsed: "ParsedQuery") -> str | None:
+    """The query with unknown words corrected, or None when nothing changes."""
+    reader = library.searcher.reader()
+    changed = False
+
+    def fix(match: re.Match[str]) -> str:
+        nonlocal changed
+        original = match.group(1)
+        if original in ("AND", "OR", "NOT"):
+            return original
+        word = fold(original)
+        if word in STOP_WORDS or not word.isascii() or word in library.vocabulary \
+                or reader.doc_frequency("text", stem(word)):
+            return original
+        fixed = correct_word(library, word)
+        if fixed is None or fixed == word:
+            return original
+        changed = True
+        return fixed
+
+    text = _WORD.sub(fix, parsed.text)
+    return text if changed else None

@@ -1,0 +1,449 @@
+"""Reading state: stars, read marks and notes, kept per paper id in one JSON file.
+
+The file lives at ``platformdirs.user_data_dir("paperscope")/state.json`` unless the
+``PAPERSCOPE_DATA_DIR`` environment variable names another folder, or the caller passes
+a path. Its shape is::
+
+    {"schema": 1,
+     "papers": {"<paper id>": {"star": [true, 1712345678901234567],
+                               "read": [false, 1712345678901234568],
+                               "note": ["text", 1712345678901234569]}}}
+
+Every field is a last-writer-wins register: a value and the time (integer nanoseconds)
+it was set. A removed star or note stays in the file as ``false`` / ``""`` with its time
+(a tombstone), so merging with an older copy cannot bring it back.
+
+Several paperscope processes may have the file open at once. Each keeps its own
+unsaved changes as registers; :meth:`StateStore.save` takes an exclusive ``flock`` on
+``state.json.lock``, re-reads the file, merges field by field by time, writes a temp
+file in the same folder (flush + fsync), ``os.replace``-s it over the old one and
+fsyncs the folder. A process killed at any point leaves either the old or the new
+file, and never erases what another process saved.
+
+Saving is done after every change by default (``autosave=True``): the file is small
+and a keypress that stars a paper should survive a crash a second later. A caller
+that changes many fields in a row, or wants the fsync off its UI thread, can pass
+``autosave=False`` and call :meth:`StateStore.save` itself.
+
+Failures never raise: a corrupt file is moved aside and the store starts fresh; an
+unwritable folder or a full disk keeps the changes in memory (retried at the next
+save) and the last good file intact. Each problem becomes a one-line notice in
+:attr:`StateStore.notices` (and the return value of :meth:`StateStore.save`).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from datetime import datetime
+from pathlib import Path
+
+import platformdirs
+
+from tui.core.locations import APP_NAME
+
+try:  # POSIX; on Windows saves go unlocked (a second process there may lose a race).
+    import fcntl
+except ImportError:  # pragma: no cover - exercised only on Windows
+    fcntl = None  # type: ignore[assignment]
+
+SCHEMA_VERSION = 1
+"""Version of the file's shape; bump it when the shape changes incompatibly."""
+STATE_FILE_NAME = "state.json"
+DATA_DIR_ENV = "PAPERSCOPE_DATA_DIR"
+"""Environment variable naming the folder that holds ``state.json``."""
+
+Value = bool | str
+Register = tuple[Value, int]
+"""A field's value and the time it was set, in nanoseconds since the epoch."""
+Records = dict[str, dict[str, Register]]
+"""Paper id → field name → register."""
+
+_FIELD_TYPES: dict[str, type] = {"star": bool, "read": bool, "note": str}
+_MAX_NOTICES = 50  # a store that fails on every keypress must not grow without bound
+
+
+def default_state_path() -> Path:
+    """Where the state file lives when no path is given (see the module docstring)."""
+    folder = os.environ.get(DATA_DIR_ENV, "").strip()
+    base = Path(folder).expanduser() if folder else Path(platformdirs.user_data_dir(APP_NAME))
+    return base / STATE_FILE_NAME
+
+
+class CorruptStateError(ValueError):
+    """The state file is not valid JSON or not in the expected shape."""
+
+
+class NewerSchemaError(ValueError):
+    """The state file was written by a newer paperscope; it must not be overwritten."""
+
+
+class _LockTimeout(OSError):
+    """Another process held the state lock for longer than the store waits."""
+
+
+def parse_state(text: str) -> Records:
+    """Parse the file's text into records, or raise CorruptStateError / NewerSchemaError."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
+        raise CorruptStateError(f"invalid JSON: {exc}") from None
+    if not isinstance(data, dict) or type(data.get("schema")) is not int:
+        raise CorruptStateError("not a paperscope state file (no integer 'schema')")
+    if data["schema"] > SCHEMA_VERSION:
+        raise NewerSchemaError(f"written by a newer paperscope (schema {data['schema']})")
+    if data["schema"] < 1 or not isinstance(data.get("papers"), dict):
+        raise CorruptStateError("not a paperscope state file (no 'papers' object)")
+    records: Records = {}
+    for paper_id, fields in data["papers"].items():
+        if not isinstance(fields, dict):
+            raise CorruptStateError(f"entry for paper {paper_id!r} is not an object")
+        entry: dict[str, Register] = {}
+        # Unknown field names are ignored: new fields come with a schema bump.
+        for name, expected in _FIELD_TYPES.items():
+            if name not in fields:
+                continue
+            register = fields[name]
+            if (
+                not isinstance(register, list)
+                or len(register) != 2
+                or type(register[0]) is not expected
+                or type(register[1]) is not int
+            ):
+                raise CorruptStateError(f"bad {name!r} field for paper {paper_id!r}")
+            entry[name] = (register[0], register[1])
+        if entry:
+            records[paper_id] = entry
+    return records
+
+
+def dump_state(records: Records) -> str:
+    """The file's text for these records: valid JSON, one paper per line, sorted by id.
+
+    One line per paper keeps the file readable and its diffs small.
+    """
+    lines = [
+        f"  {json.dumps(pid, ensure_ascii=False)}: "
+        + json.dumps({name: list(reg) for name, reg in sorted(records[pid].items())},
+                     ensure_ascii=False)
+        for pid in sorted(records)
+    ]
+    return f'{{"schema": {SCHEMA_VERSION}, "papers": {{\n' + ",\n".join(lines) + "\n}}\n"
+
+
+def merge_records(base: Records, changes: Records) -> Records:
+    """Merge ``changes`` into a copy of ``base``, field by field, the later time winning.
+
+    On equal times ``changes`` wins: it is the write being made now.
+    """
+    merged = {pid: dict(fields) for pid, fields in base.items()}
+    for pid, fields in changes.items():
+        target = merged.setdefault(pid, {})
+        for name, register in fields.items():
+            current = target.get(name)
+            if current is None or register[1] >= current[1]:
+                target[name] = register
+    return merged
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a crash leaves the old file or the new one.
+
+    The temp file sits in the same folder because ``os.replace`` is only atomic within
+    one file system. Raises OSError; the temp file is removed on failure.
+    """
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable; file systems that cannot fsync a folder are let be."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EACCES):
+            raise
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def _exclusive_lock(lock_path: Path, timeout: float) -> Iterator[None]:
+    """Hold an exclusive flock on ``lock_path``; raise _LockTimeout after ``timeout`` s.
+
+    Polling with LOCK_NB instead of blocking keeps a stopped process (Ctrl-Z) holding
+    the lock from freezing every other paperscope. The lock file is never deleted:
+    deleting it would let two processes lock two different files.
+    """
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if fcntl is not None:
+            deadline = time.monotonic() + timeout
+            delay = 0.001
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise _LockTimeout(
+                            errno.EWOULDBLOCK, "another paperscope is holding the state lock"
+                        ) from None
+                    time.sleep(delay)
+                    delay = min(delay * 2, 0.05)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the flock
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as a short single line, for notices."""
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return " ".join(text.split()) or type(exc).__name__
+
+
+class StateStore:
+    """Stars, read marks and notes for papers, by :attr:`Paper.id`, saved to a JSON file.
+
+    Reads answer from memory: the file as last read or written, with this process's
+    unsaved changes on top. Other processes' changes appear after :meth:`reload` or
+    the next :meth:`save`. Safe to share between threads.
+    """
+
+    def __init__(
+        self, path: Path | str | None = None, *, autosave: bool = True, lock_timeout: float = 5.0
+    ) -> None:
+        self.path: Path = Path(path) if path is not None else default_state_path()
+        """The state file."""
+        self.autosave = autosave
+        """Save after every change (see the module docstring for why that is the default)."""
+        self.lock_timeout = lock_timeout
+        """Seconds a save waits for another process's lock before giving up (and retrying later)."""
+        self.notices: list[str] = []
+        """One-line reports of problems (corrupt file moved aside, failed saves), oldest first."""
+        self._mutex = threading.RLock()
+        self._disk: Records = {}  # the file as last read or written by this process
+        self._pending: Records = {}  # this process's changes not yet in the file
+        self._view: Records = {}  # _disk merged with _pending: what the getters answer from
+        self._clock = 0  # latest time seen, so a new change always outranks what it replaced
+        self.reload()
+
+    @property
+    def _lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
+    # Reading --------------------------------------------------------------------
+
+    def is_starred(self, paper_id: str) -> bool:
+        return self._get(paper_id, "star") is True
+
+    def is_read(self, paper_id: str) -> bool:
+        return self._get(paper_id, "read") is True
+
+    def note(self, paper_id: str) -> str:
+        """The paper's note, "" when it has none."""
+        value = self._get(paper_id, "note")
+        return value if isinstance(value, str) else ""
+
+    def starred_ids(self) -> set[str]:
+        return self._ids_with("star")
+
+    def read_ids(self) -> set[str]:
+        return self._ids_with("read")
+
+    def noted_ids(self) -> set[str]:
+        return self._ids_with("note")
+
+    # Changing -------------------------------------------------------------------
+    # A change is recorded even when it matches what this process sees: the view may be
+    # stale, and the user's latest explicit choice should win over another process's.
+
+    def toggle_star(self, paper_id: str) -> bool:
+        """Star or unstar the paper; return whether it is starred now."""
+        with self._mutex:
+            starred = not self.is_starred(paper_id)
+            self._record(paper_id, "star", starred)
+        self._autosave()
+        return starred
+
+    def set_read(self, paper_id: str, read: bool) -> None:
+        with self._mutex:
+            self._record(paper_id, "read", bool(read))
+        self._autosave()
+
+    def toggle_read(self, paper_id: str) -> bool:
+        """Mark the paper read or unread; return whether it is read now."""
+        with self._mutex:
+            read = not self.is_read(paper_id)
+            self._record(paper_id, "read", read)
+        self._autosave()
+        return read
+
+    def set_note(self, paper_id: str, text: str) -> None:
+        """Set the paper's note; a blank text removes it."""
+        with self._mutex:
+            self._record(paper_id, "note", text if text.strip() else "")
+        self._autosave()
+
+    # Persistence ----------------------------------------------------------------
+
+    def save(self) -> str | None:
+        """Merge this process's changes into the file; None on success, else a notice.
+
+        On failure the changes stay in memory (and are retried at the next save) and the
+        file on disk is left as it was.
+        """
+        with self._mutex:
+            if not self._pending:
+                return None
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with _exclusive_lock(self._lock_path, self.lock_timeout):
+                    self._remove_orphan_temp_files()
+                    merged = merge_records(self._read_or_move_aside(), self._pending)
+                    atomic_write_text(self.path, dump_state(merged))
+            except NewerSchemaError as exc:
+                return self._newer_schema_notice(exc)
+            except OSError as exc:
+                return self._notice(
+                    f"could not save reading state to {self.path}: {_one_line(exc)}; "
+                    "changes are kept in memory and retried at the next save"
+                )
+            self._disk = merged
+            self._pending = {}
+            self._view = merge_records(merged, {})  # a copy: _record edits the view in place
+            self._observe(merged)
+            return None
+
+    def reload(self) -> None:
+        """Re-read the file to pick up other processes' saves; unsaved changes stay on top."""
+        with self._mutex:
+            records = self._load()
+            if records is not None:
+                self._disk = records
+                self._observe(records)
+            self._view = merge_records(self._disk, self._pending)
+
+    # Internals ------------------------------------------------------------------
+
+    def _get(self, paper_id: str, field: str) -> Value | None:
+        with self._mutex:
+            register = self._view.get(paper_id, {}).get(field)
+        return None if register is None else register[0]
+
+    def _ids_with(self, field: str) -> set[str]:
+        with self._mutex:
+            return {pid for pid, fields in self._view.items() if fields.get(field, (False,))[0]}
+
+    def _record(self, paper_id: str, field: str, value: Value) -> None:
+        # Caller holds the mutex. Nanosecond ints, bumped past anything seen, so two
+        # changes in a row never tie and a change always outranks the value it replaced.
+        self._clock = max(time.time_ns(), self._clock + 1)
+        register = (value, self._clock)
+        self._pending.setdefault(paper_id, {})[field] = register
+        self._view.setdefault(paper_id, {})[field] = register
+
+    def _autosave(self) -> None:
+        if self.autosave:
+            self.save()
+
+    def _observe(self, records: Records) -> None:
+        for fields in records.values():
+            for _, stamp in fields.values():
+                if stamp > self._clock:
+                    self._clock = stamp
+
+    def _notice(self, message: str) -> str:
+        # Repeats are dropped so a read-only folder does not add a line per keypress.
+        if not self.notices or self.notices[-1] != message:
+            self.notices.append(message)
+            del self.notices[:-_MAX_NOTICES]
+        return message
+
+    def _newer_schema_notice(self, exc: NewerSchemaError) -> str:
+        return self._notice(
+            f"{self.path} was {exc}; it is left untouched and changes are kept in memory only"
+        )
+
+    def _read_file(self) -> Records:
+        try:
+            text = self.path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CorruptStateError(f"not UTF-8: {exc.reason} at byte {exc.start}") from None
+        return parse_state(text)
+
+    def _load(self) -> Records | None:
+        """The file's records ({} when absent), or None when it cannot be read now."""
+        try:
+            return self._read_file()
+        except FileNotFoundError:
+            return {}
+        except NewerSchemaError as exc:
+            self._newer_schema_notice(exc)
+            return {}
+        except CorruptStateError:
+            pass
+        except OSError as exc:
+            self._notice(f"could not read reading state from {self.path}: {_one_line(exc)}")
+            return None
+        # Corrupt: re-check under the lock, so that two processes starting together do
+        # not both move files aside (the second would move the first one's fresh file).
+        try:
+            with _exclusive_lock(self._lock_path, self.lock_timeout):
+                return self._read_or_move_aside()
+        except NewerSchemaError as exc:
+            self._newer_schema_notice(exc)
+            return {}
+        except OSError as exc:
+            self._notice(
+                f"{self.path} is unreadable and could not be moved aside ({_one_line(exc)}); "
+                "starting with a fresh reading state"
+            )
+            return {}
+
+    def _read_or_move_aside(self) -> Records:
+        """The file's records; a corrupt file is renamed aside first. Caller holds the lock."""
+        try:
+            return self._read_file()
+        except FileNotFoundError:
+            return {}
+        except CorruptStateError as exc:
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+            suffix = 2
+            while aside.exists():
+                aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{suffix}")
+                suffix += 1
+            os.replace(self.path, aside)
+            self._notice(
+                f"{self.path} was unreadable ({_one_line(exc)}); "
+                f"moved it to {aside.name} and started fresh"
+            )
+            return {}
+
+    def _remove_orphan_temp_files(self) -> None:
+        # Only a lock holder creates temp files, so any found while holding the lock
+        # were left by a writer that was killed mid-save.
+        for orphan in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            with suppress(OSError):
+                orphan.unlink()

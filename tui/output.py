@@ -1,0 +1,149 @@
+"""How the command line prints papers and hits: for people, and as JSON.
+
+Plain ANSI escapes instead of Rich keep `paperscope search` fast to start (Rich costs
+about 30 ms to import, a tenth of the cold-search budget); Rich is used only for the
+index progress bar, where a human is waiting anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import textwrap
+from typing import TextIO
+
+from tui.core.highlight import Spans, match_spans
+from tui.core.model import Paper
+from tui.core.render import render
+from tui.core.search import Hit, SearchResult
+
+_BOLD, _DIM, _MATCH, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[1;33m", "\x1b[0m"
+_SNIPPET_CHARS = 240
+
+
+def use_colour(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def width() -> int:
+    """Output width: the terminal's, kept between 40 and 100 columns for reading."""
+    return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+
+def paper_json(paper: Paper) -> dict[str, object]:
+    """The JSON fields of a paper (the hit fields without score and snippet)."""
+    return {
+        "id": paper.id,
+        "list": paper.list_title,
+        "file": paper.file,
+        "position": paper.position,
+        "name": paper.name or None,
+        "title": paper.title,
+        "text": render(paper.raw).text,
+    }
+
+
+def hit_json(hit: Hit) -> dict[str, object]:
+    """The JSON fields of one hit."""
+    text, _ = hit.snippet(_SNIPPET_CHARS)
+    return {**paper_json(hit.paper), "score": round(hit.score, 4), "snippet": text}
+
+
+def result_json(result: SearchResult) -> dict[str, object]:
+    """The JSON document for one query's results."""
+    return {
+        "query": result.query,
+        "total": result.total,
+        "suggestion": result.suggestion,
+        "fuzzy": result.fuzzy,
+        "hits": [hit_json(h) for h in result.hits],
+    }
+
+
+def mark(text: str, spans: Spans, colour: bool) -> str:
+    """`text` with the spans emphasised when colour is on."""
+    if not colour or not spans:
+        return text
+    out, last = [], 0
+    for start, end in spans:
+        out += [text[last:start], _MATCH, text[start:end], _RESET]
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _wrap(text: str, spans: Spans, indent: str, colour: bool, cols: int) -> list[str]:
+    """Wrap `text` to `cols`, keeping highlight spans (mapped per line)."""
+    lines, offset = [], 0
+    for line in textwrap.wrap(text, cols - len(indent), break_on_hyphens=False) or [""]:
+        start = text.find(line, offset)
+        local = [(max(a, start) - start, min(b, start + len(line)) - start)
+                 for a, b in spans if b > start and a < start + len(line)]
+        lines.append(indent + mark(line, local, colour))
+        offset = start + len(line)
+    return lines
+
+
+def format_hit(rank: int, hit: Hit, colour: bool, cols: int) -> str:
+    """A hit as a few lines: rank and title, where it comes from, and a snippet."""
+    paper = hit.paper
+    head = f"{rank:>2}. "
+    title_spans = match_spans(paper.title, hit.terms)
+    lines = _wrap(paper.title, title_spans, " " * len(head), colour, cols)
+    lines[0] = head + lines[0][len(head):]
+    if colour:
+        lines[0] = lines[0].replace(head, head + _BOLD, 1) + _RESET
+    meta = f"{paper.list_title} #{paper.position} · id {paper.id} · score {hit.score:.2f}"
+    lines.append(" " * len(head) + (_DIM + meta + _RESET if colour else meta))
+    text, spans = hit.snippet(_SNIPPET_CHARS)
+    lines += _wrap(text, spans, " " * len(head), colour, cols)
+    return "\n".join(lines)
+
+
+def print_result(result: SearchResult, out: TextIO = sys.stdout) -> None:
+    """Print a result for people: hits, or why there are none."""
+    colour, cols = use_colour(out), width()
+    if result.suggestion:
+        out.write(f"No papers match {result.query!r}; showing results for "
+                  f"{result.suggestion!r}.\n\n")
+    elif result.fuzzy and result.hits:
+        out.write(f"No exact matches for {result.query!r}; showing close matches.\n\n")
+    for rank, hit in enumerate(result.hits, 1):
+        out.write(format_hit(rank, hit, colour, cols) + "\n\n")
+    if not result.hits:
+        out.write(f"No papers match {result.query!r}.\n")
+    else:
+        shown = len(result.hits)
+        more = f" of {result.total}" if result.total > shown else ""
+        out.write(f"{shown}{more} papers · {result.elapsed_ms:.0f} ms\n")
+
+
+def format_paper(paper: Paper, colour: bool, cols: int) -> str:
+    """A paper in full: title, name, list and position, id, and the abstract."""
+    rendered = render(paper.raw)
+    lines = _wrap(paper.title, [], "", False, cols)
+    if colour:
+        lines = [_BOLD + line + _RESET for line in lines]
+    details = [
+        ("Name", paper.name or "—"),
+        ("List", f"{paper.list_title} ({paper.file}), position {paper.position}"),
+        ("Id", paper.id),
+    ]
+    lines.append("")
+    lines += [f"{label + ':':<6}{value}" for label, value in details]
+    lines.append("")
+    lines += _wrap(rendered.text, [], "", False, cols)
+    if rendered.links:
+        lines += ["", "Links:"] + [f"  {url}" for url in rendered.links]
+    return "\n".join(lines)
+
+
+def format_list_line(paper: Paper, cols: int) -> str:
+    """One line per paper for `paperscope list`: id, position and name or title."""
+    label = paper.title
+    line = f"{paper.id}  {paper.position:>4}  {label}"
+    return line if len(line) <= cols else line[: cols - 1] + "…"
