@@ -14,6 +14,7 @@ matched by Whoosh itself and then scored by their words.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
@@ -22,6 +23,8 @@ from whoosh import query as wq
 
 K1 = 1.2
 B = 0.75
+_BISECT_RATIO = 16
+"""Look candidates up by bisection when the list is this many times longer."""
 
 Scores = dict[int, float]
 Postings = tuple[array, array]
@@ -86,68 +89,108 @@ class Scorer:
         self._cache = cache
         self._docs = fallback_docs
         self._count = self._reader.doc_count_all()
+        self._df: dict[tuple[str, str], int] = {}
+
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many documents have the term (remembered: each lookup seeks on disk)."""
+        key = (fieldname, text)
+        df = self._df.get(key)
+        if df is None:
+            df = self._df[key] = self._reader.doc_frequency(fieldname, text)
+        return df
 
     def idf(self, fieldname: str, text: str) -> float:
         """Lucene's BM25 idf, always positive."""
-        df = self._reader.doc_frequency(fieldname, text)
+        df = self.doc_frequency(fieldname, text)
         return math.log(1.0 + (self._count - df + 0.5) / (df + 0.5))
 
-    def term(self, fieldname: str, text: str, boost: float) -> Scores:
+    def term(self, fieldname: str, text: str, boost: float,
+             candidates: set[int] | None = None) -> Scores:
+        """BM25 scores of one term, for every document or only for `candidates`."""
         ids, tfs = self._cache.get(fieldname, text)
         if not ids:
             return {}
         norm = self._norms.get(fieldname)
         scale = boost * self.idf(fieldname, text) * (K1 + 1.0)
+        if candidates is not None and len(candidates) * _BISECT_RATIO < len(ids):
+            # Few candidates against a long list: look each one up (ids are sorted).
+            found = []
+            for docnum in candidates:
+                i = bisect_left(ids, docnum)
+                if i < len(ids) and ids[i] == docnum:
+                    found.append((docnum, tfs[i]))
+            pairs = found
+        elif candidates is not None:
+            pairs = [(d, tf) for d, tf in zip(ids, tfs) if d in candidates]
+        else:
+            pairs = zip(ids, tfs)
         if norm is None:
-            return {d: scale * tf / (tf + K1) for d, tf in zip(ids, tfs)}
-        return {d: scale * tf / (tf + norm[d]) for d, tf in zip(ids, tfs)}
+            return {d: scale * tf / (tf + K1) for d, tf in pairs}
+        return {d: scale * tf / (tf + norm[d]) for d, tf in pairs}
 
-    def evaluate(self, q: wq.Query) -> Scores:
-        """Matching docnums with their scores."""
+    def cost(self, q: wq.Query) -> int:
+        """About how many postings evaluating `q` reads: the order for intersections."""
         if isinstance(q, wq.Term):
             text = q.text.decode("utf-8") if isinstance(q.text, bytes) else q.text
-            return self.term(q.fieldname, text, q.boost)
+            return self.doc_frequency(q.fieldname, text)
         if isinstance(q, wq.And):
-            return self._all(q.subqueries)
+            return min((self.cost(c) for c in q.subqueries), default=0)
         if isinstance(q, (wq.Or, wq.DisjunctionMax)):
-            return self._any(q.subqueries)
+            return sum(self.cost(c) for c in q.subqueries)
+        if isinstance(q, (wq.AndNot, wq.AndMaybe)):
+            return self.cost(q.a)
+        return self._count
+
+    def evaluate(self, q: wq.Query, candidates: set[int] | None = None) -> Scores:
+        """Matching docnums with their scores, among `candidates` when given."""
+        if isinstance(q, wq.Term):
+            text = q.text.decode("utf-8") if isinstance(q.text, bytes) else q.text
+            return self.term(q.fieldname, text, q.boost, candidates)
+        if isinstance(q, wq.And):
+            return self._all(q.subqueries, candidates)
+        if isinstance(q, (wq.Or, wq.DisjunctionMax)):
+            return self._any(q.subqueries, candidates)
         if isinstance(q, wq.AndNot):
-            scores = self.evaluate(q.a)
-            for docnum in self.evaluate(q.b):
+            scores = self.evaluate(q.a, candidates)
+            for docnum in self.evaluate(q.b, set(scores)):
                 scores.pop(docnum, None)
             return scores
         if isinstance(q, wq.AndMaybe):
-            scores = self.evaluate(q.a)
-            for docnum, score in self.evaluate(q.b).items():
-                if docnum in scores:
-                    scores[docnum] += score
+            scores = self.evaluate(q.a, candidates)
+            for docnum, score in self.evaluate(q.b, set(scores)).items():
+                scores[docnum] += score
             return scores
         if isinstance(q, wq.Not):
-            excluded = self.evaluate(q.query)
-            return {d: 0.0 for d in range(self._count) if d not in excluded}
+            pool = range(self._count) if candidates is None else candidates
+            excluded = self.evaluate(q.query, None if candidates is None else set(pool))
+            return {d: 0.0 for d in pool if d not in excluded}
         if q is wq.NullQuery:
             return {}
-        return self._matched_by_whoosh(q)
+        return self._matched_by_whoosh(q, candidates)
 
-    def _all(self, children: list[wq.Query]) -> Scores:
-        positive = [c for c in children if not isinstance(c, wq.Not)]
+    def _all(self, children: list[wq.Query], candidates: set[int] | None) -> Scores:
+        positive = sorted((c for c in children if not isinstance(c, wq.Not)), key=self.cost)
         negative = [c.query for c in children if isinstance(c, wq.Not)]
         if not positive:
-            scores: Scores = {d: 0.0 for d in range(self._count)}
+            pool = range(self._count) if candidates is None else candidates
+            scores: Scores = {d: 0.0 for d in pool}
         else:
-            parts = sorted((self.evaluate(c) for c in positive), key=len)
-            scores = parts[0]
-            for other in parts[1:]:
-                scores = {d: s + other[d] for d, s in scores.items() if d in other}
+            # Most selective first; every later part is only scored on the survivors.
+            scores = self.evaluate(positive[0], candidates)
+            for child in positive[1:]:
                 if not scores:
                     return {}
+                part = self.evaluate(child, set(scores))
+                scores = {d: s + part[d] for d, s in scores.items() if d in part}
         for child in negative:
-            for docnum in self.evaluate(child):
+            if not scores:
+                break
+            for docnum in self.evaluate(child, set(scores)):
                 scores.pop(docnum, None)
         return scores
 
-    def _any(self, children: list[wq.Query]) -> Scores:
-        parts = sorted((self.evaluate(c) for c in children), key=len, reverse=True)
+    def _any(self, children: list[wq.Query], candidates: set[int] | None = None) -> Scores:
+        parts = sorted((self.evaluate(c, candidates) for c in children), key=len, reverse=True)
         if not parts:
             return {}
         scores = dict(parts[0])
@@ -157,13 +200,13 @@ class Scorer:
                 scores[docnum] = get(docnum, 0.0) + score
         return scores
 
-    def _matched_by_whoosh(self, q: wq.Query) -> Scores:
+    def _matched_by_whoosh(self, q: wq.Query, candidates: set[int] | None) -> Scores:
         """Nodes such as phrases: Whoosh finds the documents, their words score them."""
-        docs = self._docs(q)
+        docs = [d for d in self._docs(q) if candidates is None or d in candidates]
         if not docs:
             return {}
         words = [wq.Term(f, t, boost=q.boost) for f, t in _plain_terms(q)]
-        scored = self._any(words) if words else {}
+        scored = self._any(words, set(docs)) if words else {}
         return {d: scored.get(d, q.boost) for d in docs}
 
 

@@ -34,6 +34,10 @@ from tui.core.spelling import suggest
 
 FALLBACK_BELOW = 10
 """Fewer all-words hits than this (or than the limit) brings in any-word ranking."""
+NAMES_ONLY_PREFIX = 2
+"""A last word this short expands in names and titles only: one or two letters are
+the start of a word being typed, their expansions cover most abstracts, and names and
+titles are what a reader scans for at that point."""
 _EXPAND_SCAN = 4000
 """Stop scanning the term dictionary for a long prefix after this many terms."""
 _HIGHLIGHT_FIELDS = frozenset({"name", "title", "text", "alias", "list"})
@@ -155,13 +159,12 @@ def _run(library: Library, q: wq.Query, limit: int | None,
     if within is not None:
         allowed = _filter(within)
         scores = {d: s for d, s in scores.items() if d in allowed}
-    # Ties go to list order, so equal scores come out the same way every time.
-    key = lambda item: (item[1], -item[0])  # noqa: E731
+    # Both sorts are stable, so equal scores keep the scorer's (deterministic) order.
     if limit is None or limit >= len(scores):
-        ranked = sorted(scores.items(), key=key, reverse=True)
+        best = sorted(scores, key=scores.__getitem__, reverse=True)
     else:
-        ranked = heapq.nlargest(limit, scores.items(), key=key)
-    return ranked, len(scores)
+        best = heapq.nlargest(limit, scores, key=scores.__getitem__)
+    return [(d, scores[d]) for d in best], len(scores)
 
 
 def _filter(within: Collection[int] | None) -> set[int] | None:
@@ -236,6 +239,9 @@ def _expand(library: Library, q: wq.Query, parsed: ParsedQuery) -> wq.Query:
                                  node.boost)
         if target and isinstance(node, wq.Term) and node.text == target \
                 and node.fieldname in FIELD_BOOSTS:
+            if node.fieldname == "alias" or (len(parsed.last_word) <= NAMES_ONLY_PREFIX
+                                             and node.fieldname not in ("name", "title")):
+                return node
             if target not in bounded:
                 with library._lock:
                     bounded[target] = expansions(library, parsed.last_word)

@@ -16,7 +16,7 @@ WORDS_FILE = "words.json"
 LENGTHS_FILE = "lengths-{}.bin"
 SHORT_PREFIX = 3
 """Prefixes up to this length are looked up in the prefix table."""
-PREFIX_FANOUT = 12
+PREFIX_FANOUT = 8
 """How many terms a typed prefix expands to, most frequent first."""
 
 
