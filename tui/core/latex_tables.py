@@ -90,7 +90,9 @@ DROP_WITH_ARG: frozenset[str] = frozenset(
 """Commands whose braced argument is markup, not prose (environment names, colours, labels)."""
 
 
-def _alphabet(upper: int, lower: int | None, holes: dict[str, str], digits: int | None = None) -> dict[str, str]:
+def _alphabet(
+    upper: int, lower: int | None, holes: dict[str, str], digits: int | None = None
+) -> dict[str, str]:
     """Map A–Z (and a–z, 0–9) into a Unicode math alphabet, whose gaps live elsewhere."""
     table = {chr(65 + k): chr(upper + k) for k in range(26)}
     if lower is not None:
@@ -150,8 +152,7 @@ STYLE_DECLARATIONS: dict[str, str | None] = {
 
 TRANSPARENT: frozenset[str] = frozenset(
     "text textrm textsf textsc textup textnormal textmd mbox hbox fbox makebox footnote "
-    "mathrm mathsf mathnormal operatorname mathop mathbin mathrel mathord ensuremath smash "
-    "textsubscript textsuperscript".split()
+    "mathrm mathsf mathnormal operatorname mathop mathbin mathrel mathord smash".split()
 )
 """Commands whose argument is shown as is."""
 
@@ -228,7 +229,8 @@ SUBSCRIPTS: dict[str, str] = {
 ALIAS_NOISE: frozenset[str] = frozenset(
     set(FONT_COMMANDS) | set(FONT_DECLARATIONS) | set(STYLE_COMMANDS) | set(STYLE_DECLARATIONS)
     | TRANSPARENT | CITES | SIZING | IGNORED | set(MATH_ACCENTS) | set(GLUE_PREFIXES)
-    | {"frac", "dfrac", "tfrac", "cfrac", "nicefrac", "sqrt", "not", "quad", "qquad", "over"}
+    | {"frac", "dfrac", "tfrac", "cfrac", "nicefrac", "sqrt", "not", "quad", "qquad", "over",
+       "ensuremath", "textsubscript", "textsuperscript", "stackrel", "overset", "underset"}
 )
 """Command names that format rather than name something: left out of search aliases."""
 

@@ -62,7 +62,8 @@ _MATH_OPEN = re.compile(r"(?<!\\)(?:\$\$?|\\\(|\\\[)")
 _MATH_EVIDENCE = re.compile(r"[\\^_=]")
 _LISTY = re.compile(r"[\s,]")
 _BRACE = re.compile(r"(?<!\\)[{}]")
-_SPECIAL = re.compile(r"[\\$*`{}\[~]|https?://|www\.")
+_SPECIAL = re.compile(r"[\\$*`{}\[~<]|https?://|www\.")
+_AUTOLINK = re.compile(r"<((?:https?://|www\.)[^\s<>{}\\$]+)>")
 _MATH_RUN = re.compile(r"[^\s^_{\\~&]+")
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>{}\"`\\|^$]+")
 _MD_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((https?://[^\s()<>]+)\)")
@@ -330,9 +331,9 @@ class _Math:
                 pos += 1
             else:
                 run = _MATH_RUN.match(src, pos, end)
-                assert run is not None  # char is none of the characters the run excludes
-                self.emit(out, run.group())
-                pos = run.end()
+                text = run.group() if run else char  # `run` always matches; be safe anyway
+                self.emit(out, text)
+                pos += len(text)
         return out
 
     def atom(self, pos: int, end: int, depth: int) -> tuple[_Out | None, int]:
@@ -454,8 +455,8 @@ class _Math:
         if first is None:
             return after
         if name == "sqrt":
-            root = "√" if index in ("", "2") else (_try_map(index, T.SUPERSCRIPTS) or f"({index})") + "√"
-            self.emit(out, root + _operand(first.text()))
+            degree = "" if index in ("", "2") else _try_map(index, T.SUPERSCRIPTS) or f"({index})"
+            self.emit(out, degree + "√" + _operand(first.text()))
             return nxt
         if name == "not":
             text = first.text()
@@ -594,6 +595,8 @@ class _Text:
             return self.markdown_link(pos, limit)
         if char == "~":
             return self.tie(pos)
+        if char == "<":
+            return self.autolink(pos, limit)
         if char in "$}":
             self.out.add(char)
             return pos + 1
@@ -612,18 +615,20 @@ class _Text:
         return end
 
     def emphasis(self, pos: int, limit: int) -> int:
-        """`*x*` and `**x**`, only where the stars clearly wrap words (not `A*`, `2 * 3`)."""
+        """`*x*`, `**x**`, `***x***`, only where stars clearly wrap words (not `A*`, `2 * 3`)."""
         raw = self.raw
         stars = raw[pos:limit]
         run = len(stars) - len(stars.lstrip("*"))
-        width = 2 if run >= 2 else 1
+        width = min(run, 3)  # `***x***` is bold italic
         before = raw[pos - 1] if pos else " "
         after = raw[pos + width : pos + width + 1]
-        opens = (before.isspace() or before in "([{\"'“‘-/") and after and not after.isspace()
-        if opens and (width == 2 or after != "*"):
+        opens = before.isspace() or before in "([{\"'`“‘-/"
+        if opens and after and not after.isspace():
             close = self.emphasis_closer(pos + width + 1, limit, width)
             if close != -1:
-                self.push(close, width, "bold" if width == 2 else "italic")
+                self.push(close, width, "italic" if width == 1 else "bold")
+                if width == 3:
+                    self.push(close, 0, "italic")
                 return pos + width
         self.out.add(raw[pos : pos + run])
         return pos + run
@@ -636,7 +641,7 @@ class _Text:
             following = raw[pos + width : pos + width + 1]
             ok = not raw[pos - 1].isspace() and raw[pos - 1] != "*" and following != "*"
             # `**WE**ighted` is bold WE (Markdown allows it), but `*a*b` is not italic.
-            ok = ok and (width == 2 or not following.isalnum())
+            ok = ok and (width > 1 or not following.isalnum())
             if ok and not self.in_math(pos) and any(ch.isalnum() for ch in raw[start - 1 : pos]):
                 return pos
             pos = raw.find(delimiter, pos + 1, stop)
@@ -692,6 +697,15 @@ class _Text:
         self.out.add(" " if tie else "~")
         return pos + 1
 
+    def autolink(self, pos: int, limit: int) -> int:
+        """Markdown's `<https://...>`: a link without its angle brackets."""
+        match = _AUTOLINK.match(self.raw, pos, limit)
+        if match is None:
+            self.out.add("<")
+            return pos + 1
+        self.add_link(match.group(1))
+        return match.end()
+
     def bare_url(self, pos: int, limit: int) -> int:
         raw = self.raw
         match = _URL.match(raw, pos, limit)
@@ -708,10 +722,14 @@ class _Text:
         if len(text) <= len("https://"):
             self.out.add(raw[pos])
             return pos + 1
-        self.add_link(text, text if text.startswith("http") else "http://" + text)
+        self.add_link(text)
         return pos + len(text)
 
-    def add_link(self, text: str, url: str) -> None:
+    def add_link(self, text: str, url: str = "") -> None:
+        """Show `text` as a link to `url` (by default the text itself, `www.` made http)."""
+        if not text:
+            return
+        url = url or (text if text.startswith(("http://", "https://")) else "http://" + text)
         link = _Out()
         link.add(text)
         self.out.extend(link, "link", url)
@@ -752,9 +770,9 @@ class _Text:
         if name in ("url", "href") and arg is not None:
             url = raw[arg[0] + 1 : arg[1]].strip()
             text_arg = self.argument(arg[1] + 1, limit) if name == "href" else None
-            if text_arg is None:
-                self.add_link(url, url)
-                return arg[1] + 1
+            if text_arg is None or not raw[text_arg[0] + 1 : text_arg[1]].strip():
+                self.add_link(url, url)  # no text to show: show the address
+                return arg[1] + 1 if text_arg is None else text_arg[1] + 1
             self.links.append(url)
             self.push(text_arg[1], 1, "link", url=url, group=True)
             return text_arg[0] + 1
@@ -779,13 +797,15 @@ class _Text:
         self.out.add(name)  # an unknown macro alone (or with `{}`): keep its name
         return after + 2 if raw[after : after + 2] == "{}" else after
 
-    def is_math_command(self, name: str) -> bool:
-        prose_styles = name in T.STYLE_COMMANDS and name in T.TEXT_STYLE_COMMANDS
-        return not prose_styles and (
+    @staticmethod
+    def is_math_command(name: str) -> bool:
+        """Whether a command in prose is math (`\\alpha`, `\\sqrt`, `\\mathcalO`)."""
+        if name in T.STYLE_COMMANDS or name in T.TRANSPARENT:
+            return False  # their argument is prose here, with prose rules (`*`, `~`, URLs)
+        return (
             name in T.SYMBOLS or name in T.SIZING or name in T.FONT_COMMANDS
             or name in T.MATH_ACCENTS or name in T.WRAPPERS or name in _MATH_ONLY
-            or (name not in T.STYLE_COMMANDS and name not in T.TRANSPARENT
-                and _glue_prefix(name) is not None)
+            or _glue_prefix(name) is not None
         )
 
     def math_command(self, pos: int, limit: int) -> int:
@@ -874,7 +894,8 @@ def _alias_terms(body: str) -> list[tuple[list[str], str]]:
 
     for match in _ALIAS_TOKEN.finditer(body):
         command, word, joiner, _, other = match.groups()
-        if command is not None and command not in T.SYMBOLS and (prefix := _glue_prefix(command)):
+        prefix = _glue_prefix(command) if command else None
+        if prefix and command not in T.SYMBOLS and command not in T.ALIAS_NOISE:
             command, word, joined = None, command[len(prefix) :], True  # `\mathcalO` is O
         if other is not None:  # a Unicode symbol typed directly, or punctuation
             command = T.SYMBOL_NAMES.get(other)
@@ -890,8 +911,8 @@ def _alias_terms(body: str) -> list[tuple[list[str], str]]:
             compact += ("_" if pending_underscore and compact else "") + piece
             pieces.append(piece)
             joined, pending_underscore = False, False
-        elif joiner is not None and not (joiner == "}" and body[match.end() : match.end() + 1] not in "^_"):
-            joined = True
+        elif joiner is not None and (joiner != "}" or body[match.end() : match.end() + 1] in "^_"):
+            joined = True  # `^`, `_`, `{` and a `}` before a script keep the term going
             pending_underscore = pending_underscore or joiner == "_"
         else:
             finish()  # whitespace, punctuation, escapes and closing groups end a term
