@@ -13,6 +13,8 @@ and `words.json` (the unstemmed vocabulary, for "did you mean").
 from __future__ import annotations
 
 import json
+from functools import lru_cache
+from pickle import dumps
 from array import array
 import os
 from collections import defaultdict
@@ -20,15 +22,16 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from whoosh.codec.whoosh3 import W3Codec
+from whoosh.system import pack_uint
 from whoosh.filedb.filestore import Storage
 
 from tui.core.analysis import words
-from tui.core.render import render
 from tui.core.sidefiles import (
     LENGTHS_FILE, PREFIX_FANOUT, PREFIX_FILE, SHORT_PREFIX, WORDS_FILE,
 )
 from tui.core.schema import SCORED_FIELDS, document, make_schema
-from tui.core.seeds import read_list
+from tui.core.seeds import read_list, rendered_text
 
 _PARALLEL_BYTES = 2_000_000
 """Below this much list text, starting worker processes costs more than it saves."""
@@ -42,11 +45,22 @@ def _parse_file(path: str) -> tuple[dict[str, object], list[dict[str, object]], 
     docs = []
     vocab: set[str] = set()
     for paper in plist.papers:
-        docs.append(document(paper))
-        vocab.update(w for w in words(render(paper.raw).text) if w.isalpha())
+        text = rendered_text(paper.raw)
+        docs.append(document(paper, text))
+        vocab.update(w for w in words(text) if w.isalpha())
     summary = {"title": plist.title, "file": plist.file, "path": plist.path,
                "papers": len(plist.papers)}
     return summary, docs, sorted(vocab)
+
+
+def make_codec() -> W3Codec:
+    """Whoosh's codec with larger, uncompressed posting blocks.
+
+    The scorer reads whole posting lists, so it gains nothing from small blocks or
+    from skipping, while every block costs a pickle, and compression costs a zlib call,
+    when writing and again when reading.
+    """
+    return W3Codec(blocklimit=512, compression=0)
 
 
 def _split(files: list[Path], parts: int) -> list[list[Path]]:
@@ -91,6 +105,56 @@ class _Lengths:
         self._reader.close()
 
 
+def _add_prepared(writer, doc: dict[str, object]) -> None:
+    """Whoosh's `add_document` for documents whose text fields are term lists.
+
+    It writes the same postings, stored fields and lengths, but skips what pre-analysed
+    terms do not need (a Token object per word, a generator per field, a size estimate
+    per posting), which is most of the writer's cost per document.
+    """
+    schema, perdoc, docnum = writer.schema, writer.perdocwriter, writer.docnum
+    pool = writer.pool
+    append = pool.current.append
+    perdoc.start_doc(docnum)
+    for name in sorted(k for k in doc if not k.startswith("_")):
+        field, value = schema[name], doc[name]
+        length = 0
+        if field.indexed and isinstance(value, list):
+            positions: dict[str, list[int]] = {}
+            for pos, term in enumerate(value):
+                positions.setdefault(term, []).append(pos)
+            for term, found in positions.items():
+                append((name, term.encode("utf-8"), docnum, float(len(found)),
+                        _encode_positions(found)))
+            pool.fieldnames.add(name)
+            length = len(value)
+        elif field.indexed:
+            for tbytes, _, weight, vbytes in field.index(value):
+                append((name, tbytes, docnum, weight, vbytes))
+            pool.fieldnames.add(name)
+        stored = doc.get(f"_stored_{name}", value)
+        perdoc.add_field(name, field, stored if field.stored else None, length)
+    perdoc.finish_doc()
+    writer._added = True
+    writer.docnum += 1
+
+
+@lru_cache(maxsize=4096)
+def _single_position(pos: int) -> bytes:
+    return pack_uint(1) + dumps([pos], 2)
+
+
+def _encode_positions(found: list[int]) -> bytes:
+    """Whoosh's Positions encoding (count, then pickled deltas), byte for byte."""
+    if len(found) == 1:
+        return _single_position(found[0])
+    deltas, base = [], 0
+    for pos in found:
+        deltas.append(pos - base)
+        base = pos
+    return pack_uint(len(deltas)) + dumps(deltas, 2)
+
+
 def _write_segment(writer, files: list[Path], progress=None):
     """Parse `files` and add their papers to `writer`.
 
@@ -101,7 +165,7 @@ def _write_segment(writer, files: list[Path], progress=None):
     for path in files:
         summary, docs, file_vocab = _parse_file(str(path))
         for doc in docs:
-            writer.add_document(**doc)
+            _add_prepared(writer, doc)
             for name, column in lengths.items():
                 column.append(len(doc[name]))
         lists.append(summary)
@@ -120,7 +184,7 @@ def _segment_task(folder: str, files: list[str], limitmb: int):
 
     ix = FileStorage(folder).open_index()
     # The parent holds the index lock and commits every worker's segment at once.
-    writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
+    writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False, codec=make_codec())
     try:
         lists, vocab, lengths = _write_segment(writer, [Path(f) for f in files])
         segment = writer._finalize_segment()
@@ -151,7 +215,7 @@ def build_into(storage: Storage, files: list[Path],
     big = sum(f.stat().st_size for f in files) >= _PARALLEL_BYTES
     # Separate files, not one compound file per segment: Whoosh opens a compound file
     # by copying it into memory, which costs a cold search tens of milliseconds.
-    writer = ix.writer(limitmb=_LIMIT_MB, compound=False)
+    writer = ix.writer(limitmb=_LIMIT_MB, compound=False, codec=make_codec())
     try:
         if workers > 1 and big and hasattr(storage, "folder"):
             runs = _split(files, workers)

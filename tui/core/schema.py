@@ -6,10 +6,10 @@ from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
 from tui.core.analysis import ANALYSIS_VERSION, PaperAnalyzer, terms
 from tui.core.model import Paper
-from tui.core.render import math_aliases, render
+from tui.core.render import math_aliases
 
 # Bump when fields or what goes into them change: existing indexes are then rebuilt.
-SCHEMA_VERSION = 3 + 100 * ANALYSIS_VERSION
+SCHEMA_VERSION = 4 + 100 * ANALYSIS_VERSION
 
 # Fields a query may name with a prefix (`name:gecko`), and the default search fields
 # with their weights. A word in a name or title says more about what a paper is about
@@ -39,13 +39,12 @@ def make_schema() -> Schema:
     )
 
 
-def document(paper: Paper) -> dict[str, object]:
-    """The fields Whoosh indexes and stores for one paper.
+def document(paper: Paper, text: str) -> dict[str, object]:
+    """The fields Whoosh indexes and stores for one paper, whose rendered text is `text`.
 
     Searchable fields are passed as term lists that `analysis.terms` made, the same
     function the query side runs, so both always agree.
     """
-    text = render(paper.raw).text
     return {
         "id": paper.id,
         "file": paper.file,

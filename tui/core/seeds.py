@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -111,13 +112,21 @@ def parse_list(text: str, path: Path) -> PaperList:
     return PaperList(title=title, file=path.name, path=str(path), papers=papers)
 
 
-def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
-    """Derive a Paper's id, name and title from one abstract."""
-    # Imported here: finding list files (a search does) must not pay for these.
-    from tui.core.naming import derive_name, derive_title
+@lru_cache(maxsize=4096)
+def rendered_text(raw: str) -> str:
+    """The abstract as plain text, remembered: naming, indexing and the vocabulary all
+    need it while a list is read, and rendering is the costly part of parsing."""
+    # Imported here: finding list files (a search does) must not pay for rendering.
     from tui.core.render import render
 
-    text = render(raw).text
+    return render(raw).text
+
+
+def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
+    """Derive a Paper's id, name and title from one abstract."""
+    from tui.core.naming import derive_name, derive_title
+
+    text = rendered_text(raw)
     name = derive_name(text)
     return Paper(
         id=paper_id(raw),
