@@ -77,6 +77,21 @@ def build_subparsers() -> dict[str, _Parser]:
         "Build the index now (it is otherwise built on first use)."))
     p.add_argument("--rebuild", action="store_true", help="build it again from scratch")
 
+    p = subs["similar"] = _Parser(prog="paperscope similar", description=(
+        "The papers most like one paper."))
+    p.add_argument("id", metavar="ID", help="a paper id (or a unique prefix of one)")
+    p.add_argument("--limit", type=_positive, default=10, metavar="N")
+    p.add_argument("--json", action="store_true")
+
+    p = subs["export"] = _Parser(prog="paperscope export", description=(
+        "Export papers: the starred ones, a query's results, or every paper."))
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--starred", action="store_true", help="only starred papers")
+    which.add_argument("--query", metavar="Q", help="the results of this query, best first")
+    p.add_argument("--format", choices=("md", "json", "bib", "csv"), default="md")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE (atomically) instead of standard output")
+
     for parser in subs.values():
         _common(parser)
     return subs

@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from collections.abc import Callable
 
+from tui.core.export import export
+from tui.core.filters import docnums_of
 from tui.core.library import Library, open_library
+from tui.core.search import search, similar
 from tui.core.seeds import SeedError
-from tui.core.search import search
+from tui.core.state import StateStore, atomic_write_text
 from tui.output import (
     format_list_line, format_paper, hit_json, paper_json, print_result, result_json,
     use_colour, width,
@@ -109,6 +113,50 @@ def cmd_index(args: argparse.Namespace) -> int:
         return EXIT_FOUND
 
 
+def cmd_similar(args: argparse.Namespace) -> int:
+    with load(args) as library:
+        docnum = library.docnum_of(args.id)
+        if docnum is None:
+            print(f"paperscope: no paper with id {args.id!r}", file=sys.stderr)
+            return EXIT_NONE
+        result = similar(library, docnum, limit=args.limit)
+        if args.json:
+            print(json.dumps(result_json(result), ensure_ascii=False, indent=2))
+        else:
+            print(f"Papers like: {library.paper(docnum).title}\n")
+            print_result(result)
+        return EXIT_FOUND if result.hits else EXIT_NONE
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    state = StateStore()
+    for notice in state.notices:
+        print(f"paperscope: {notice}", file=sys.stderr)
+    with load(args) as library:
+        if args.query is not None:
+            papers = [h.paper for h in search(library, args.query, limit=None, state=state).hits]
+        elif args.starred:
+            chosen = docnums_of(library, state.starred_ids())
+            papers = library.papers(sorted(chosen))
+        else:
+            papers = library.papers()
+        document = export(papers, args.format, state)
+    if args.output:
+        try:
+            atomic_write_text(Path(args.output), document)
+        except OSError as exc:
+            print(f"paperscope: error: cannot write {args.output} ({exc.strerror or exc})",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        print(f"Exported {len(papers)} papers to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(document)
+    if not papers:
+        print("paperscope: no papers to export", file=sys.stderr)
+        return EXIT_NONE
+    return EXIT_FOUND
+
+
 def cmd_reader(args: argparse.Namespace) -> int:
     try:
         from tui.app import run
@@ -125,6 +173,8 @@ COMMANDS: dict[str | None, Callable[[argparse.Namespace], int]] = {
     "show": cmd_show,
     "list": cmd_list,
     "index": cmd_index,
+    "similar": cmd_similar,
+    "export": cmd_export,
 }
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from whoosh import query as wq
 
 from tui.core.analysis import stem
+from tui.core.filters import allowed, docnums_of, split_filters
 from tui.core.highlight import Spans, match_spans, snippet
 from tui.core.library import Library
 from tui.core.model import Paper
@@ -31,6 +32,7 @@ from tui.core.render import render
 from tui.core.schema import FIELD_BOOSTS
 from tui.core.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
 from tui.core.spelling import suggest
+from tui.core.state import StateStore
 
 FALLBACK_BELOW = 10
 """Fewer all-words hits than this (or than the limit) brings in any-word ranking."""
@@ -101,14 +103,21 @@ class SearchResult:
 
 
 def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool = True,
-           sort: str = "relevance", within: Collection[int] | None = None) -> SearchResult:
+           sort: str = "relevance", within: Collection[int] | None = None,
+           state: StateStore | None = None) -> SearchResult:
     """Search `library` for `query`; see the module docstring for the semantics.
 
-    `limit=None` returns every match. `within` restricts results to those docnums
-    (filters such as starred or unread). `sort` is one of SORTS.
+    `limit=None` returns every match. `within` restricts results to those docnums.
+    `state` answers the reading-state filters `is:starred`, `is:unread`, `is:read` and
+    `has:note` in the query. `sort` is one of SORTS.
     """
     started = time.perf_counter()
-    result = _search(library, query, limit, prefix, within, sort)
+    text, names = split_filters(query)
+    chosen = allowed(library, state, names)
+    if chosen is not None:
+        within = chosen if within is None else chosen & set(within)
+    result = _search(library, text, limit, prefix, within, sort)
+    result.query = query
     result.elapsed_ms = (time.perf_counter() - started) * 1000
     return result
 
@@ -285,3 +294,29 @@ def _rescue(library: Library, parsed: ParsedQuery, limit: int | None,
         terms = frozenset(t.decode() if isinstance(t, bytes) else t for t in terms)
         result.hits = _sorted([Hit(library, d, s, terms) for d, s in docs], sort)
         result.total, result.terms, result.fuzzy = total, terms, True
+
+
+SIMILAR_TERMS = 15
+"""How many of a paper's most distinctive terms the more-like-this query uses."""
+
+
+def similar(library: Library, docnum: int, limit: int | None = 10) -> SearchResult:
+    """The papers most like the one at `docnum` (Whoosh's more-like-this over the text).
+
+    Whoosh picks the paper's most distinctive terms (the Bo1 model); the scorer then
+    ranks the other papers by them. The paper itself, and copies of it in other lists,
+    are left out.
+    """
+    started = time.perf_counter()
+    paper = library.paper(docnum)
+    source = " ".join((paper.name, paper.title, render(paper.raw).text))
+    with library._lock:
+        key_terms = library.searcher.key_terms_from_text("text", source, numterms=SIMILAR_TERMS)
+    q = wq.Or([wq.Term("text", term, boost=weight) for term, weight in key_terms])
+    ranked, total = _run(library, q, None, None)
+    same = docnums_of(library, [paper.id])
+    terms = frozenset(term for term, _ in key_terms)
+    hits = [Hit(library, d, s, terms) for d, s in ranked if d != docnum and d not in same]
+    result = SearchResult(f"similar:{paper.id}", hits[:limit], len(hits), terms)
+    result.elapsed_ms = (time.perf_counter() - started) * 1000
+    return result

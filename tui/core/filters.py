@@ -1,0 +1,55 @@
+"""Reading-state filters: `is:starred`, `is:unread`, `is:read`, `has:note`.
+
+They are taken out of the query text before it is parsed, turned into the set of
+docnums they allow, and combine with words and `list:` like any other restriction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from whoosh.query import Term
+
+if TYPE_CHECKING:
+    from tui.core.library import Library
+    from tui.core.state import StateStore
+
+FILTERS = ("is:starred", "is:unread", "is:read", "has:note")
+_FILTER = re.compile(r"(?<![\w:])(is:starred|is:unread|is:read|has:note|has:notes)\b", re.I)
+
+
+def split_filters(query: str) -> tuple[str, list[str]]:
+    """The query without its filters, and the filters it named (lower case)."""
+    found = [m.lower().replace("has:notes", "has:note") for m in _FILTER.findall(query)]
+    return _FILTER.sub(" ", query), found
+
+
+def docnums_of(library: "Library", ids: Iterable[str]) -> set[int]:
+    """Every docnum holding one of these paper ids (a paper may be in several lists)."""
+    out: set[int] = set()
+    with library._lock:
+        for paper_id in ids:
+            out.update(Term("id", paper_id).docs(library.searcher))
+    return out
+
+
+def allowed(library: "Library", state: "StateStore | None", names: list[str]) -> set[int] | None:
+    """The docnums the filters allow (None: no restriction)."""
+    if not names:
+        return None
+    everything = set(range(len(library)))
+    result = everything
+    for name in dict.fromkeys(names):
+        if state is None:
+            chosen: set[int] = set()
+        elif name == "is:starred":
+            chosen = docnums_of(library, state.starred_ids())
+        elif name == "has:note":
+            chosen = docnums_of(library, state.noted_ids())
+        else:
+            read = docnums_of(library, state.read_ids())
+            chosen = read if name == "is:read" else everything - read
+        result = result & chosen
+    return result
