@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from importlib import resources
 from pathlib import Path
 
 import platformdirs
@@ -28,7 +27,8 @@ def bundled_seeds() -> Path:
     root = checkout_root()
     if root is not None:
         return root / "seeds"
-    return Path(str(resources.files("tui") / "seeds"))
+    # Installed without a checkout, the lists ship inside the package as `tui/seeds`.
+    return _PACKAGE_ROOT / "seeds"
 
 
 def cache_dir() -> Path:
