@@ -8,12 +8,9 @@ import sys
 from pathlib import Path
 from collections.abc import Callable
 
-from tui.core.export import export
-from tui.core.filters import docnums_of
 from tui.core.library import Library, open_library
 from tui.core.search import search, similar
 from tui.core.seeds import SeedError
-from tui.core.state import StateStore, atomic_write_text
 from tui.output import (
     format_list_line, format_paper, hit_json, paper_json, print_result, result_json,
     use_colour, width,
@@ -129,6 +126,11 @@ def cmd_similar(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    # Imported here: a quick search should not pay for the exporters.
+    from tui.core.export import export
+    from tui.core.filters import docnums_of
+    from tui.core.state import StateStore, atomic_write_text
+
     state = StateStore()
     for notice in state.notices:
         print(f"paperscope: {notice}", file=sys.stderr)

@@ -19,6 +19,7 @@ import heapq
 import time
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from whoosh import query as wq
 
@@ -32,7 +33,9 @@ from tui.core.render import render
 from tui.core.schema import FIELD_BOOSTS
 from tui.core.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
 from tui.core.spelling import suggest
-from tui.core.state import StateStore
+
+if TYPE_CHECKING:
+    from tui.core.state import StateStore
 
 FALLBACK_BELOW = 10
 """Fewer all-words hits than this (or than the limit) brings in any-word ranking."""
