@@ -27,6 +27,7 @@ _MINUS = re.compile(r"(?:(?<=^)|(?<=[\s(]))-(?=[\w\"(])")
 _FIELD = re.compile(r"(?<![\w:])(\w+):")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _PLAIN_WORD = re.compile(r"(?:^|[\s(])([^\W_][\w]*)$")
+_QUESTION = re.compile(r"(?<!\w)\?|\?(?!\w)")
 _ALLOWED_FIELDS = frozenset(QUERY_FIELDS) | {"id"}
 
 
@@ -37,7 +38,7 @@ class ParsedQuery:
     text: str
     """The cleaned query string given to the parser."""
     structured: bool
-    """True when the user wrote operators, phrases or fields: their structure is kept."""
+    """True when the user wrote AND or OR: their logic is kept, with no any-word fallback."""
     last_word: str
     """The folded last word when the query ends inside a plain word, else ""."""
     words: tuple[str, ...]
@@ -47,6 +48,9 @@ class ParsedQuery:
 def clean(raw: str) -> str:
     """Remove control characters, cap the length, and rewrite `-word` as NOT word."""
     text = _CONTROL.sub(" ", raw)[:MAX_QUERY_CHARS]
+    # A question mark ends a question ("which paper proposed X?"); only inside a word
+    # (`colo?r`) is it a wildcard.
+    text = _QUESTION.sub(" ", text)
     text = _MINUS.sub("NOT ", text)
     # Unknown field prefixes (`foo:bar`) are words, not fields.
     text = _FIELD.sub(lambda m: m.group(0) if m.group(1) in _ALLOWED_FIELDS else m.group(1) + " ",
@@ -62,7 +66,7 @@ def clean(raw: str) -> str:
 def analyse(raw: str, prefix: bool = True) -> ParsedQuery:
     """Clean `raw` and note its structure and last word."""
     text = clean(raw)
-    structured = bool(re.search(r'["():*?]|\b(?:AND|OR|NOT)\b', text))
+    structured = bool(re.search(r"\b(?:AND|OR)\b", text))
     match = _PLAIN_WORD.search(raw[:MAX_QUERY_CHARS]) if prefix else None
     last = fold(match.group(1)) if match else ""
     plain = [w for w in re.findall(r"\w+", re.sub(r"\b\w+:", " ", text)) if w not in _OPERATORS]

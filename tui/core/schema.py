@@ -12,10 +12,11 @@ from tui.core.render import math_aliases
 SCHEMA_VERSION = 4 + 100 * ANALYSIS_VERSION
 
 # Fields a query may name with a prefix (`name:gecko`), and the default search fields
-# with their weights. A word in a name or title says more about what a paper is about
-# than the same word somewhere in its abstract.
+# with their weights.
 QUERY_FIELDS = ("name", "title", "list", "text")
-FIELD_BOOSTS = {"name": 3.0, "title": 2.0, "text": 1.0, "alias": 0.5}
+# Titles are derived from the abstract's own words, so a match there is mostly a match
+# counted twice: it gets a light weight. A derived name is rarer and more telling.
+FIELD_BOOSTS = {"name": 2.0, "title": 0.3, "text": 1.0, "alias": 0.5}
 # Fields whose lengths the ranking normalises by (BM25's b).
 SCORED_FIELDS = ("name", "title", "text", "alias", "list")
 

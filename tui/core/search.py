@@ -16,6 +16,7 @@ A query goes in; ranked hits come out with scores, matched terms and snippets.
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 import time
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from whoosh import query as wq
 
-from tui.core.analysis import stem
+from tui.core.analysis import stem, terms
 from tui.core.filters import allowed, docnums_of, split_filters
 from tui.core.highlight import Spans, match_spans, snippet
 from tui.core.library import Library
@@ -38,6 +39,12 @@ if TYPE_CHECKING:
     from tui.core.state import StateStore
 
 FALLBACK_BELOW = 10
+FEEDBACK_MIN_WORDS = 5
+"""Queries with this many distinct words are questions, not lookups: they get
+pseudo-relevance feedback. Short typed queries are left exactly as typed."""
+FEEDBACK_DOCS = 10
+FEEDBACK_TERMS = 20
+FEEDBACK_WEIGHT = 0.8
 """Fewer all-words hits than this (or than the limit) brings in any-word ranking."""
 NAMES_ONLY_PREFIX = 2
 """A last word this short expands in names and titles only: one or two letters are
@@ -47,6 +54,8 @@ _EXPAND_SCAN = 4000
 """Stop scanning the term dictionary for a long prefix after this many terms."""
 _HIGHLIGHT_FIELDS = frozenset({"name", "title", "text", "alias", "list"})
 SORTS = ("relevance", "list", "name")
+_MAX_FUZZY_WORDS = 8
+_MAX_WILDCARD_TERMS = 32
 
 
 class Hit:
@@ -136,7 +145,8 @@ def _search(library: Library, query: str, limit: int | None, prefix: bool,
     docs, total = _run(library, strict, want, within)
     if not parsed.structured and len(parsed.words) > 1 and total < min(limit or FALLBACK_BELOW,
                                                                       FALLBACK_BELOW):
-        loose = _expand(library, to_whoosh(parsed, schema, group_and=False), parsed)
+        loose = _expand(library, _keep_exclusions(to_whoosh(parsed, schema, group_and=False)),
+                        parsed)
         more, total = _run(library, loose, want, within)
         known = {d for d, _ in docs}
         docs += [(d, s) for d, s in more if d not in known]
@@ -146,8 +156,45 @@ def _search(library: Library, query: str, limit: int | None, prefix: bool,
     if not docs:
         _rescue(library, parsed, limit, within, sort, result)
         return result
+    if not parsed.structured and len(set(parsed.words)) >= FEEDBACK_MIN_WORDS:
+        loose = _keep_exclusions(to_whoosh(parsed, schema, group_and=False))
+        docs, total = _run(library, _with_feedback(library, loose, docs), want, within)
+        result.total = total
     result.hits = _sorted([Hit(library, d, s, result_terms) for d, s in docs], sort)[:limit]
     return result
+
+
+def _with_feedback(library: Library, q: wq.Query, ranked: list[tuple[int, float]]) -> wq.Query:
+    """Pseudo-relevance feedback: `q` plus the key terms of its best results.
+
+    A long question names its topic in words the papers may not use; the papers it
+    ranks first are mostly on topic and say what those words are. Whoosh picks their
+    most distinctive terms (its Bo1 model, as in more-like-this); they are added with
+    weights scaled to at most FEEDBACK_WEIGHT of an original word.
+    """
+    top = [library.paper(d) for d, _ in ranked[:FEEDBACK_DOCS]]
+    source = " ".join(render(p.raw).text for p in top)
+    with library._lock:
+        key_terms = library.searcher.key_terms_from_text("text", source, numterms=FEEDBACK_TERMS)
+    if not key_terms:
+        return q
+    heaviest = max(weight for _, weight in key_terms) or 1.0
+    expansion = [wq.Term("text", term, boost=FEEDBACK_WEIGHT * weight / heaviest)
+                 for term, weight in key_terms]
+    return wq.Or([q, *expansion])
+
+
+def _keep_exclusions(q: wq.Query) -> wq.Query:
+    """In an any-word query, `NOT x` must still exclude, not match everything else."""
+    if not isinstance(q, wq.Or):
+        return q
+    negatives = [c for c in q.subqueries if isinstance(c, wq.Not)]
+    if not negatives:
+        return q
+    positives = [c for c in q.subqueries if not isinstance(c, wq.Not)]
+    if not positives:
+        return wq.NullQuery
+    return wq.And([wq.Or(positives), *negatives])
 
 
 def _everything(library: Library, query: str, limit: int | None,
@@ -244,8 +291,16 @@ def _expand(library: Library, q: wq.Query, parsed: ParsedQuery) -> wq.Query:
     """Make the last typed word also match as a prefix, with bounded expansion."""
     target = last_term(parsed)
     bounded: dict[str, list[str]] = {}
+    # Whoosh's parser drops repeated words; a word asked for three times in a long
+    # question matters more, as in BM25's query term frequency, so it is weighted back.
+    repeats = Counter(terms(" ".join(parsed.words)))
 
     def grow(node: wq.Query) -> wq.Query:
+        if isinstance(node, wq.Term) and repeats.get(node.text, 1) > 1 \
+                and node.fieldname in FIELD_BOOSTS:
+            node = wq.Term(node.fieldname, node.text, boost=node.boost * repeats[node.text])
+        if isinstance(node, wq.Wildcard):
+            return _bounded_wildcard(library, node)
         if isinstance(node, wq.Prefix):
             return _alternatives(node.fieldname, expansions(library, node.text)[1:] or [node.text],
                                  node.boost)
@@ -262,6 +317,20 @@ def _expand(library: Library, q: wq.Query, parsed: ParsedQuery) -> wq.Query:
 
     with library._lock:
         return q.accept(grow)
+
+
+def _bounded_wildcard(library: Library, node: wq.Wildcard) -> wq.Query:
+    """A wildcard as an OR of its most frequent matching terms (Whoosh would take all)."""
+    reader = library.searcher.reader()
+    found = []
+    for n, btext in enumerate(node._btexts(reader)):
+        if n >= _EXPAND_SCAN:
+            break
+        text = btext.decode("utf-8") if isinstance(btext, bytes) else btext
+        found.append((reader.doc_frequency(node.fieldname, text), text))
+    found.sort(key=lambda c: (-c[0], c[1]))
+    options = [t for _, t in found[:_MAX_WILDCARD_TERMS]]
+    return _alternatives(node.fieldname, options, node.boost) if options else wq.NullQuery
 
 
 def _alternatives(fieldname: str, options: list[str], boost: float) -> wq.Query:
@@ -282,7 +351,7 @@ def _rescue(library: Library, parsed: ParsedQuery, limit: int | None,
             result.suggestion, result.fuzzy = corrected, True
             return
     clauses = []
-    for word in parsed.words:
+    for word in parsed.words[:_MAX_FUZZY_WORDS]:
         for term in words_query((word,), True).all_terms() if len(word) > 3 else ():
             clauses.append(wq.FuzzyTerm("text", term[1], maxdist=1 if len(word) < 7 else 2,
                                         prefixlength=1))

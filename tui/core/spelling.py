@@ -12,7 +12,9 @@ if TYPE_CHECKING:
     from tui.core.query import ParsedQuery
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_WORD = re.compile(r"(?<![\w:])([^\W\d_]{3,20})\b(?!:)")
+_WORD = re.compile(r"(?<![\w:])([^\W\d_]{4,20})\b(?!:)")
+_MAX_CORRECTIONS = 8
+"""Past this many unknown words a query is not a typo; correcting it costs seconds."""
 _MAX_EDITS2_LEN = 12
 """Two-edit candidates grow with the square of the length; beyond this, one edit only."""
 
@@ -48,15 +50,19 @@ def suggest(library: "Library", parsed: "ParsedQuery") -> str | None:
     """The query with unknown words corrected, or None when nothing changes."""
     reader = library.searcher.reader()
     changed = False
+    tried = 0
 
     def fix(match: re.Match[str]) -> str:
-        nonlocal changed
+        nonlocal changed, tried
         original = match.group(1)
         if original in ("AND", "OR", "NOT"):
             return original
         word = fold(original)
         if word in STOP_WORDS or not word.isascii() or word in library.vocabulary \
                 or reader.doc_frequency("text", stem(word)):
+            return original
+        tried += 1
+        if tried > _MAX_CORRECTIONS:
             return original
         fixed = correct_word(library, word)
         if fixed is None or fixed == word:
