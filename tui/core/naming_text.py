@@ -16,20 +16,23 @@ _ABBREVIATIONS = frozenset(
     "e.g i.e al etc vs cf fig figs eq eqs resp approx sec no nos ca ref refs viz dr prof st".split()
 )
 # No look-behind: a pattern that starts with a character class scans far faster.
-_SENTENCE_END = re.compile(r"[.!?]\s+")
+_SENTENCE_END = re.compile(r"[.!?]\s+|[。！？]\s*")  # CJK full stops need no space
 
 # Characters a name may contain besides letters and digits: "SCHUR-A*", "C++", "β-VAE",
 # "Vision–language", "k*-NN", "Fashion++", "O(1)" is not supported on purpose.
 _NAME_CHARS = r"\w\-–*+'’.²³/&^"
-WORD = re.compile(rf"[{_NAME_CHARS}]+")
+# At least one letter or digit: a lone dash or dot between words ("architecture - FASON")
+# is punctuation, not a word.
+WORD = re.compile(rf"[{_NAME_CHARS}]*?[^\W_][{_NAME_CHARS}]*")
 # Punctuation a word may carry at its edges that is not part of the name.
-_EDGE_TRIM = ".'’-–/&^`"
+_EDGE_TRIM = ".,;:!?'’-–/&^`()[]{}"
 
 # Hyphen suffixes that make a compound descriptive rather than a name ("GAN-based").
 _DESCRIPTIVE_SUFFIXES = frozenset(
     "based like style driven aware free guided level wise specific agnostic oriented "
     "inspired type shaped invariant equivariant dependent independent constrained "
-    "regularized augmented conditioned enhanced friendly centric scale order".split()
+    "regularized augmented conditioned enhanced friendly centric scale order trained "
+    "pretrained initialized supervised annotated labeled labelled".split()
 )
 
 
@@ -45,16 +48,18 @@ def split_sentences(text: str) -> tuple[str, ...]:
     pieces.append(text[start:])
     sentences: list[str] = []
     for piece in pieces:
+        if not piece:
+            continue  # text ending in "。" leaves an empty tail
         if sentences and _continues(sentences[-1], piece):
             sentences[-1] = f"{sentences[-1]} {piece}"
-        elif piece:
+        else:
             sentences.append(piece)
     return tuple(sentences)
 
 
 def _continues(previous: str, piece: str) -> bool:
     """Whether ``piece`` still belongs to the sentence ``previous`` (a false split)."""
-    if not piece[0].isupper() and not piece[0].isdigit() and piece[0] not in "\"“'(":
+    if piece[0].islower():
         return True  # a real sentence does not start in lower case
     last_word = previous.rsplit(" ", 1)[-1].rstrip(".").lower()
     if last_word in _ABBREVIATIONS:
@@ -84,7 +89,7 @@ def is_strong_name(word: str) -> bool:
     parts = _HYPHENS.split(word)
     if len(parts) > 1 and parts[-1].lower() in _DESCRIPTIVE_SUFFIXES:
         return False
-    if _ROMAN.fullmatch(word):
+    if _ROMAN.fullmatch(word) or _PREFIXED_ADJECTIVE.fullmatch(word):
         return False
     has_inner_upper = any(ch.isupper() for ch in word[1:])
     has_digit = any(ch.isdigit() for ch in word)
@@ -93,6 +98,9 @@ def is_strong_name(word: str) -> bool:
 
 _HYPHENS = re.compile(r"[-–]")
 _ROMAN = re.compile(r"[IVX]+")
+# "pseudo-Bayesian", "non-Gaussian", "quasi-Newton": a prefix on a proper adjective;
+# "8-point", "3-layer": a count on a noun.
+_PREFIXED_ADJECTIVE = re.compile(r"[a-z]+-[A-Z][a-z]+|\d+-[a-z]+")
 
 
 def is_capitalised(word: str) -> bool:
@@ -155,16 +163,20 @@ def acronym_long_form(short: str, before: str) -> str:
 def cut_phrase(phrase: str, limit: int = 100) -> str:
     """Cut ``phrase`` to at most about ``limit`` characters at a clause or word boundary.
 
-    Prefer the last clause boundary (", which", "; ", " — ") past half the limit, then
-    fall back to a word boundary, and drop dangling function words and open brackets so
-    the line still reads as a phrase.
+    Prefer the last clause boundary (", which", "; ", " before ") in the last part of the
+    window, since cutting there early throws away most of the room; else cut at a word
+    boundary. Then drop dangling function words and open brackets so the line still
+    reads as a phrase.
     """
-    phrase = phrase.strip().rstrip(".;:, ")
+    phrase = phrase.strip().rstrip(".;:, 。；：，")
+    hard = _HARD_BREAK.search(phrase)
+    if hard and hard.start() >= 40:  # "A fundamental question: Can ..." keeps its question
+        phrase = phrase[: hard.start()]
     if len(phrase) > limit:
         window = phrase[: limit + 1]
         cut = -1
         for match in _CLAUSE_BREAK.finditer(window):
-            if match.start() >= limit // 2:
+            if match.start() >= limit * 0.7:
                 cut = match.start()
         if cut < 0:
             cut = window.rfind(" ")
@@ -174,8 +186,11 @@ def cut_phrase(phrase: str, limit: int = 100) -> str:
 
 _CLAUSE_BREAK = re.compile(
     r",\s|;\s|\s[—–-]{1,2}\s|\s(?:which|that|where|while|whereas|by|via|using|before|"
-    r"after|to|for|with|in|on|and|through)\s"
+    r"after|to|for|with|in|on|and|through|into|onto|under|across|without|from|at|over|"
+    r"among|between|within|against|as|than)\s"
 )
+# A colon or semicolon inside a description opens a list or a new clause: stop there.
+_HARD_BREAK = re.compile(r"[:;]\s")
 _DANGLING = frozenset(
     "a an the of for to and or in on with by that which via from as at its their our "
     "this these is are be into under over between while whereas where using both".split()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 
-from tui.core.naming_patterns import INTRO, find_candidates
+from tui.core.naming_filters import resolved_name
+from tui.core.naming_patterns import find_candidates, intro_objects
 from tui.core.naming_text import cut_phrase, split_sentences
 
 _TITLE_LIMIT = 100
@@ -21,8 +23,24 @@ _FINDS = re.compile(r"\b[Ww]e\s+(?:show|prove|demonstrate|find|argue|establish)\
 _EMPTY_OBJECT = re.compile(r"(?:this|these|that|those|it|them|such|the problem|here)\b", re.I)
 # A description should read as a noun phrase: "a stateful ...", "the first ...".
 _NOUN_PHRASE_START = re.compile(
-    r"(?:a|an|the|one|two|three|four|several|first|new|novel|our)\b|[A-Z0-9]", re.I
+    r"(?:[Aa]n?|[Tt]he|[Oo]ne|[Tt]wo|[Tt]hree|[Ff]our|[Ss]everal|[Ff]irst|[Nn]ew|[Nn]ovel|"
+    r"[Oo]ur)\b|[A-Z0-9]"
 )
+_PARENTHESIS = re.compile(r"\s*\(\s*([^()]{1,60}?)\s*\)")
+_NAMING_WORD = re.compile(
+    r",?\s*(?:called|named|dubbed|termed|coined|namely|denoted|referred to|we call it)"
+    r"(?:\s+(?:as|by))?\s+[\"“]?"
+)
+_CLOSING = re.compile(r"[\"”]?,?")
+_NAME_PARENTHESIS = re.compile(r"\s*\(([^()]{3,150})\)\s*,?\s*")
+_APPOSITION = re.compile(r"\s*(?:[,:;]|\s[—–-]{1,2}|\s(?:is|are)\b)\s*")
+_CLOSE_COMMA = re.compile(r"(?:\s+[a-z][\w-]*){1,2},\s+")
+_PASSIVE_VERB = re.compile(
+    r"\s+(?:is|are|was)\s+(?:proposed|presented|introduced|developed|described)"
+    r"(?:\s+in\s+this\s+(?:paper|work))?\b"
+)
+# "CoCoReviewBench, which curates ..." reads better kept as a clause than after a colon.
+_RELATIVE_CLAUSE = re.compile(r"(?:which|that|where|who)\b")
 
 
 def build_title(text: str, name: str) -> str:
@@ -31,23 +49,40 @@ def build_title(text: str, name: str) -> str:
     if not sentences:
         return name
     if name:
-        description = _describe_name(sentences, name) or _proposal(sentences)
+        description = _describe_name(sentences, name)
+        if not description:
+            description = _without_name(_proposal(sentences), name)
         if not description:
             return name
-        limit = max(40, _TITLE_LIMIT - len(name) - 2)
+        # The description gets about the limit of its own; a long name may overrun it a
+        # little rather than leave a stub ("Gecko: a stateful ... for refining LLM tool calls").
+        limit = max(50, _TITLE_LIMIT + 5 - len(name) - 2)
+        if description.startswith(", "):
+            return f"{name}, {cut_phrase(description[2:], limit)}"
         return f"{name}: {cut_phrase(description, limit)}"
     phrase = _proposal(sentences) or sentences[0]
     phrase = cut_phrase(phrase, _TITLE_LIMIT)
     return phrase[:1].upper() + phrase[1:]
 
 
-def _describe_name(sentences: list[str], name: str) -> str:
+def _describe_name(sentences: Sequence[str], name: str) -> str:
     """The words that describe ``name`` where the abstract introduces it."""
     for index, sentence in enumerate(sentences):
         for candidate in find_candidates(sentence, index):
-            if candidate.name == name:
-                return _description_at(sentence[candidate.start :], name)
+            if resolved_name(candidate) == name:
+                description = _description_at(sentence[candidate.start :], candidate.name)
+                return _tidy_description(description, name)
     return ""
+
+
+def _tidy_description(description: str, name: str) -> str:
+    """Drop a repeated name ("Hadamard Response: Hadamard Response, a ...") and a passive
+    verb ("a ... network is proposed for ..." reads "a ... network for ...")."""
+    if description.lower().startswith(name.lower()):
+        description = description[len(name) :].lstrip(" ,:;—–-")
+        if not _NOUN_PHRASE_START.match(description):
+            return ""
+    return _PASSIVE_VERB.sub("", description, count=1)
 
 
 def _description_at(phrase: str, name: str) -> str:
@@ -55,40 +90,68 @@ def _description_at(phrase: str, name: str) -> str:
     into the description alone; "" when the phrase does not describe the name."""
     if phrase.startswith(name):
         rest = phrase[len(name) :]
-        paren = re.match(r"\s*\(([^()]{3,150})\)\s*,?\s*", rest)
+        paren = _NAME_PARENTHESIS.match(rest)
         if paren:  # "GCR-RL (Geometric Coherence ...) that computes ..."
             return f"{paren.group(1)} {rest[paren.end():]}".strip()
-        apposition = re.match(r"\s*(?:[,:;]|\s[—–-]{1,2}|\s(?:is|are)\b)\s*", rest)
+        apposition = _APPOSITION.match(rest)
         if apposition is None:
             # "WebWorld series, the first open-web simulator": skip up to a close comma.
-            apposition = re.match(r"(?:\s+[a-z][\w-]*){1,2},\s+", rest)
+            apposition = _CLOSE_COMMA.match(rest)
         if apposition is None:
             return ""
         description = rest[apposition.end() :]
+        if _RELATIVE_CLAUSE.match(description):
+            return ", " + description
         return description if _NOUN_PHRASE_START.match(description) else ""
-    escaped = re.escape(name)
-    # The long form precedes "(NAME)", or a naming word precedes NAME: drop that part.
-    description = re.sub(rf"\s*\(\s*{escaped}\s*\)", "", phrase, count=1)
-    description = re.sub(
-        rf",?\s*(?:called|named|dubbed|termed|coined|namely|denoted|referred to|we call it)"
-        rf"(?:\s+(?:as|by))?\s+[\"“]?{escaped}[\"”]?,?",
-        "",
-        description,
-        count=1,
-    )
+    description = _without_name(phrase, name)
     return description if description != phrase else ""
 
 
-def _proposal(sentences: list[str]) -> str:
-    """What the abstract proposes or studies, from the earliest sentence that says so."""
-    for pattern in ((INTRO, _STUDIES), (_FINDS,)):
+def _without_name(phrase: str, name: str) -> str:
+    """``phrase`` without "(NAME)" after a long form or "called NAME" after a noun.
+
+    Precompiled patterns and a string comparison rather than a regex built per name:
+    compiling one for each of 21k abstracts cost more than the rest of the title.
+    """
+    for match in _PARENTHESIS.finditer(phrase):
+        if match.group(1) == name:
+            phrase = phrase[: match.start()] + phrase[match.end() :]
+            break
+    for match in _NAMING_WORD.finditer(phrase):
+        end = match.end()
+        if phrase.startswith(name, end):
+            end += len(name)
+            end += len(_CLOSING.match(phrase, end).group())
+            return phrase[: match.start()] + phrase[end:]
+    return phrase
+
+
+def _proposal(sentences: Sequence[str]) -> str:
+    """What the abstract proposes or studies, from the earliest sentence that says so;
+    failing that, what it shows ("we show that ...")."""
+    for finders in ((_intro_starts, _studies_starts), (_finds_starts,)):
         for sentence in sentences:
-            for regex in pattern:
-                for match in regex.finditer(sentence):
-                    phrase = sentence[match.end() :].strip()
+            for finder in finders:
+                for start in finder(sentence):
+                    phrase = sentence[start:].strip()
                     if phrase and not _EMPTY_OBJECT.match(phrase):
                         return _strip_to(phrase)
     return ""
+
+
+def _intro_starts(sentence: str) -> Iterator[int]:
+    """Objects of "we propose" and kin."""
+    return intro_objects(sentence)
+
+
+def _studies_starts(sentence: str) -> Iterator[int]:
+    """Objects of "this paper studies" and kin."""
+    return (match.end() for match in _STUDIES.finditer(sentence))
+
+
+def _finds_starts(sentence: str) -> Iterator[int]:
+    """Clauses after "we show that" and kin."""
+    return (match.end() for match in _FINDS.finditer(sentence))
 
 
 def _strip_to(phrase: str) -> str:

@@ -1,0 +1,254 @@
+"""How well derived names match real paper titles, and what the seeds get.
+
+Run from the repository root::
+
+    python bench/names.py [--corpora ../shared/corpora] [--seeds seeds] [--samples 15]
+
+The abstracts go through the product's own path, ``tui.core.seeds.read_list`` (which
+renders each abstract with ``tui.core.render`` and calls ``derive_name`` and
+``derive_title``), and each derived name is judged against the real title from the
+``*.titles.jsonl`` sidecar:
+
+* A title that starts with a name and a colon ("CoupleNet: ...") *expects* that name.
+  The prefix counts as a name when it is at most five words and either one word, or has
+  a coined-looking word (inner capital or digit: "R-C3D"), or is all capitalised words
+  ("Phased LSTM"). A trailing "(ACRONYM)" in the prefix is dropped. A plain phrase of
+  capitalised words counts only where the abstract writes it with those capitals; an
+  abstract that only says "stratification learning" does not present a name.
+* Normalisation, for every comparison: Unicode NFKC, case-folding, hyphens, dashes and
+  underscores read as spaces, whitespace collapsed, quotes and TeX ``$``/braces/
+  backslashes dropped, a leading "the" dropped ("the Trajectron"), and a plural equals
+  its singular ("TAFE-Nets" / "TAFE-Net").
+* A derived name is **correct** when it equals the expected one, or (the *alias* rule,
+  counted separately) when the abstract itself declares them equal: "Long Form (SHORT)"
+  or "SHORT (Long Form)". paperscope prefers the short form; both are the abstract's.
+* With no expected name, a derived name is a **false positive** only when it does not
+  occur in the title. *Literal* precision takes that word for word. *Spelled-out*
+  precision also accepts the name written out in the title: the long form the abstract
+  gives it ("focal visual-text attention network (FVTA)", title "Focal Visual-Text
+  Attention for ..."), or an acronym of consecutive title words ("AROW", "Adaptive
+  Regularization of Weight Vectors").
+
+Precision = derived names that are not false positives / all derived names.
+Recall = correct names / titles whose expected name the abstract writes outside URLs (a
+name the abstract never writes cannot be derived); recall over every titled name is
+printed too. Many "false positives" are real names of the paper that its title does
+not use (AROW-like cases aside, "We propose SceneNet ..." under "Towards Scene
+Understanding: ..."), so precision here is a lower bound; the samples show which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script from the repository root
+
+from tui.core.model import Paper  # noqa: E402
+from tui.core.naming import derive_name, derive_title  # noqa: E402
+from tui.core.render import render  # noqa: E402
+from tui.core.seeds import read_list  # noqa: E402
+
+_URL = re.compile(r"\S*(?:https?://|www\.|github\.com)\S*")
+_SKIPPED = frozenset("of for and the with in on a an to via by from".split())
+
+
+def normalise(name: str, fold: bool = True) -> str:
+    """The comparison form of a name (see the module docstring); ``fold=False`` keeps case."""
+    name = unicodedata.normalize("NFKC", name)
+    name = name.casefold() if fold else name
+    name = re.sub(r"[$\\{}\"“”‘’'`]", "", name)
+    name = re.sub(r"[-‐‑‒–—_]+", " ", name)
+    name = " ".join(name.split())
+    return name[4:] if name.lower().startswith("the ") else name  # "the Trajectron"
+
+
+def same_name(got: str, want: str) -> bool:
+    """Equal normalised names, also when one is the plural ("TAFE-Nets" / "TAFE-Net")."""
+    return bool(got and want) and (got in (want, want + "s") or want == got + "s")
+
+
+def title_name(title: str) -> tuple[str, bool]:
+    """The name a real title starts with ("CoupleNet: ..."), and whether it looks coined.
+
+    A coined name is one word or has a word with an inner capital or a digit. A run of
+    capitalised words ("Phased LSTM", "Network Dissection") is returned as not coined:
+    in Title Case venues it is often a plain phrase, so it only counts as a name where
+    the abstract writes it.
+    """
+    match = re.match(r"\s*([^:]+?)\s*:\s", title)
+    if not match:
+        return "", False
+    prefix = match.group(1).strip(" \"“”'")
+    # "Structural Expectation Propagation (SEP): ..." names SEP; the long form is an alias.
+    prefix = re.sub(r"\s*\([^()]*\)$", "", prefix) or prefix
+    words = prefix.split()
+    if not words or len(words) > 5 or len(prefix) > 40:
+        return "", False
+    if len(words) == 1 or any(re.search(r".[A-Z]|\d", word) for word in words):
+        return prefix, True
+    if all(word[:1].isupper() for word in words):
+        return prefix, False
+    return "", False
+
+
+@dataclass
+class Tally:
+    """Counts and examples for the report."""
+
+    derived: int = 0
+    false_positives: int = 0
+    """Judged with spelled-out forms allowed."""
+    false_positives_literal: int = 0
+    expected: int = 0
+    expected_written: int = 0
+    correct_strict: int = 0
+    correct_alias: int = 0
+    correct_written: int = 0
+    misses: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+
+def judge(tally: Tally, where: str, text: str, title: str, name: str) -> None:
+    """Count one abstract (see the module docstring for the rules)."""
+    title = render(title).text
+    expected, coined = title_name(title)
+    got, want, body = normalise(name), normalise(expected), normalise(text)
+    prose = _URL.sub(" ", text)
+    written = bool(want) and want in normalise(prose)
+    if written and not coined:
+        written = normalise(expected, fold=False) in normalise(prose, fold=False)
+    if want and not coined and not written:
+        expected = want = ""  # a plain phrase the abstract never uses is no name
+    strict = same_name(got, want)
+    alias = bool(got and want) and not strict and (
+        f"{want} ({got})" in body or f"{got} ({want})" in body
+    )
+    if want:
+        tally.expected += 1
+        tally.expected_written += written
+        tally.correct_strict += strict
+        tally.correct_alias += alias
+        if written and (strict or alias):
+            tally.correct_written += 1
+        elif written:
+            tally.misses.append(f"{where}  want {expected!r}  got {name!r}  | {title}")
+    if not name:
+        return
+    tally.derived += 1
+    if want:
+        literal_wrong = spelled_wrong = not (strict or alias)
+    else:
+        literal_wrong = got not in normalise(title)
+        spelled_wrong = literal_wrong and not _spelled_out_in_title(got, title, body)
+    tally.false_positives_literal += literal_wrong
+    if spelled_wrong:
+        tally.false_positives += 1
+        tally.wrong.append(f"{where}  got {name!r}  | {title}")
+
+
+def _spelled_out_in_title(got: str, title: str, body: str) -> bool:
+    """Whether the title writes the derived name out: as the long form the abstract gives
+    it, or as consecutive words whose initials are the acronym."""
+    title_words = normalise(title).split()
+    for match in re.finditer(rf"((?:\S+ ){{1,12}})\({re.escape(got)}\)", body):
+        if _longest_shared_run(match.group(1).split(), title_words) >= 2:
+            return True
+    letters = "".join(ch for ch in got if ch.isalpha())
+    if not 3 <= len(letters) <= 10:
+        return False
+    initials = "".join(w[0] for w in title_words if w[0].isalnum() and w not in _SKIPPED)
+    return letters in initials
+
+
+def _longest_shared_run(words: list[str], title_words: list[str]) -> int:
+    """Length of the longest run of consecutive words common to both lists."""
+    best = 0
+    for i in range(len(words)):
+        for j in range(len(title_words)):
+            k = 0
+            while (
+                i + k < len(words)
+                and j + k < len(title_words)
+                and words[i + k] == title_words[j + k]
+            ):
+                k += 1
+            best = max(best, k)
+    return best
+
+
+def corpus_papers(corpora: Path) -> Iterator[tuple[str, Paper, str]]:
+    """(where, paper, real title) for every abstract whose title the sidecar gives."""
+    for sidecar in sorted(corpora.glob("*.titles.jsonl")):
+        list_file = sidecar.with_name(sidecar.name.replace(".titles.jsonl", ".txt"))
+        if not list_file.exists():
+            continue
+        papers = read_list(list_file).papers
+        for line in sidecar.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            position = record["i"]
+            if 0 <= position < len(papers):
+                yield f"{list_file.name}:{position}", papers[position], record["title"]
+
+
+def report(tally: Tally, seconds: float, count: int, samples: int) -> None:
+    """Print the figures and a reproducible sample of misses and false positives."""
+    derived = max(tally.derived, 1)
+    literal = 1 - tally.false_positives_literal / derived
+    spelled = 1 - tally.false_positives / derived
+    recall = tally.correct_written / max(tally.expected_written, 1)
+    everything = (tally.correct_strict + tally.correct_alias) / max(tally.expected, 1)
+    print(f"abstracts: {count}   derived names: {tally.derived}")
+    print(f"naming time: {seconds:.1f}s for derive_name + derive_title on every abstract")
+    print(f"precision: {spelled:.3f} spelled-out, {literal:.3f} literal")
+    print(
+        f"recall:    {recall:.3f} ({tally.correct_written}/{tally.expected_written} titled "
+        f"names the abstract writes; {everything:.3f} of all {tally.expected} titled "
+        f"names; {tally.correct_alias} correct by the alias rule)"
+    )
+    rng = random.Random(0)
+    for label, rows in (("misses", tally.misses), ("false positives", tally.wrong)):
+        print(f"\n-- sample of {label} ({len(rows)}) --")
+        for row in rng.sample(rows, min(samples, len(rows))):
+            print(row[:220])
+
+
+def print_seeds(seeds: Path) -> None:
+    """Every bundled abstract's derived name and title, for checking by eye."""
+    print("\n-- seeds: file:position  name  title --")
+    for path in sorted(seeds.glob("*.txt")):
+        for paper in read_list(path).papers:
+            print(f"{path.name}:{paper.position:<3} {paper.name or '-':<25} {paper.title}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse arguments, run the corpus comparison, then list the seeds."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpora", type=Path, default=ROOT / ".." / "shared" / "corpora")
+    parser.add_argument("--seeds", type=Path, default=ROOT / "seeds")
+    parser.add_argument("--samples", type=int, default=15, help="examples of each error kind")
+    args = parser.parse_args(argv)
+    tally, count, seconds = Tally(), 0, 0.0
+    for where, paper, title in corpus_papers(args.corpora):
+        text = render(paper.raw).text
+        judge(tally, where, text, title, paper.name)
+        # Timed apart from reading and rendering, which belong to other modules.
+        started = time.perf_counter()
+        derive_title(text, derive_name(text))
+        seconds += time.perf_counter() - started
+        count += 1
+    report(tally, seconds, count, args.samples)
+    print_seeds(args.seeds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+"""Reading a name at a given place: a coined word, a run of capitalised words, an acronym.
+
+These are the building blocks of :mod:`tui.core.naming_patterns` and
+:mod:`tui.core.naming_clauses`: each looks at one spot of a sentence (just after "we
+propose", "called", "our method,") and says which name, if any, stands there. The
+scores and the :class:`Candidate` record they produce are defined here too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tui.core.naming_text import (
+    acronym_long_form,
+    is_capitalised,
+    is_strong_name,
+    trim_word,
+    words_with_spans,
+)
+
+CLEAR = 3.0
+"""Score of a phrasing that by itself marks a name as the paper's own."""
+LIKELY = 2.5
+"""Score of a phrasing that needs one more mention of the name to be believed."""
+MODIFIER = 2.0
+"""Score of an acronym of a lower-case term that modifies a noun ("a total variation
+(TV) based approach"): textbook terms look like this, so it needs several mentions."""
+WEAK = 1.5
+"""Score of a naming phrasing in a sentence about others' work ("the popular X")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A possible name found by one phrasing in one sentence."""
+
+    name: str
+    score: float
+    """How strongly the phrasing marks the name as the paper's own (see CLEAR)."""
+    sentence: int
+    """Index of the sentence in the abstract."""
+    start: int
+    """Offset in the sentence where the phrase describing the name starts."""
+    long_form: str = ""
+    """What an acronym stands for, as the abstract writes it ("" if not an acronym)."""
+
+
+# Nouns a coined name follows ("a new dataset, CrowdPose,"), or precedes as a modifier
+# ("a new LazySVD framework"), or takes in parentheses ("a primal-dual method (Quartz)").
+GENERIC_NOUNS = frozenset(
+    """
+    method approach framework model system algorithm technique network architecture tool
+    toolkit benchmark dataset database corpus library agent pipeline solution estimator
+    procedure scheme strategy module loss metric simulator environment paradigm mechanism
+    layer objective platform suite family language representation descriptor detector
+    classifier sampler optimizer regularizer transformer encoder decoder policy protocol
+    measure kernel game engine tracker forest tree graph machine block unit operator
+    """.split()
+)
+# Words that may join capitalised words inside one name ("Learning to Rank"). Not "and":
+# "namely Multi-PIE and AR" lists two things, it names none.
+CONNECTORS = frozenset("of to for in on with the from by via".split())
+DETERMINERS = frozenset("a an the our".split())
+
+_SHORT_FORM = re.compile(r"[\w\-–*+'’.²³/&^]{2,30}")
+# Before the long form of an acronym only a determiner and adjectives may stand.
+_BEFORE_LONG_FORM = re.compile(
+    r"\s(?:for|of|to|in|on|with|by|from|via|using|that|which|based|under|over|at|as)\s|;"
+)
+# "the framework of self-supervised semi-supervised learning (S4L)": "of" after these
+# nouns opens the long form instead of a background topic.
+_OF_LONG_FORM = re.compile(
+    r"\b(?:class|family|framework|notion|concept|paradigm|type|kind|form|variant|set|suite)"
+    r"\s+of\b"
+)
+# A colon is fine right after a generic noun: "a novel approach: Full Name (ACR)".
+_NOUN_COLON = re.compile(r"\b([a-z]+):\s")
+_NOUN_PHRASE_GOES_ON = re.compile(r"\s+([a-z][\w-]*)\s+[^(]{0,60}\(")
+_MODIFIES = re.compile(r"[ -](?!(?:that|which|for|to|in|on|with|by|and|or|is|are|as)\b)[a-z]")
+# A short form that is more than initials ("PAD-Net", "SoDeep", "HD-CNNs") is coined.
+_COINED_SHORT = re.compile(r"[a-z].*[A-Z]|[A-Z].*[a-rt-z]|-[A-Z][a-z]")
+# "a novel regional multi-person pose estimation (RMPE) framework" is the paper's own.
+_NEW_BEFORE = re.compile(r"\b(?:novel|new|proposed)\s+$")
+_VERB_LIKE = frozenset("that which is are was were can will and or but as".split())
+# Parenthesised words after a noun that are remarks, not names: "a method (Section 3)".
+_PAREN_NOT_NAMES = frozenset("see section sec fig figure eq table appendix e.g i.e".split())
+_APPOSITION_START = re.compile(r"[\"”’'`]?\s*(?:[,:;.()—–]|$|-{1,2}\s|(?:which|that|is)\b)")
+# "Ring loss, a ...", "Mondrian forests.": capitalised words and one generic noun.
+_NAME_WITH_NOUN = re.compile(
+    r"((?:[A-Z][\w-]*\s){1,3}([a-z]+))(?=\s*(?:[,(:;.]|$)|\s+(?:which|that)\b)"
+)
+_PREPOSITION_OR_VERB = re.compile(
+    r" (?:for|to|in|on|with|by|via|which|that|is|are|was|were|can|will|and|as|from|of)\b"
+)
+_WORD_AFTER = re.compile(r" ([a-z]+)")
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,50})[\"”]")
+
+
+def is_generic_noun(word: str) -> bool:
+    """A word of :data:`GENERIC_NOUNS`, singular or plural."""
+    return word in GENERIC_NOUNS or (word.endswith("s") and word[:-1] in GENERIC_NOUNS)
+
+
+def word_after(text: str, pos: int) -> str:
+    """The lower-case word right after ``pos`` (one space between), or ""."""
+    match = _WORD_AFTER.match(text, pos)
+    return match.group(1) if match else ""
+
+
+def followed_by_apposition(text: str, end: int) -> bool:
+    """Whether a name ending at ``end`` is followed by punctuation or a relative clause."""
+    return bool(_APPOSITION_START.match(text, end))
+
+
+def name_at(text: str, pos: int, strong_only: bool = False, loose: bool = False) -> tuple[str, int]:
+    """The name starting at ``pos`` in ``text`` and the offset where it ends, or ("", pos).
+
+    A name is a strong word ("ABFNet") or a run of capitalised words, possibly joined by
+    connectors ("Agent Primitives", "Learning to Rank"). A weak name (no strong word) must
+    be followed by punctuation or a relative clause, since "we present Bayesian
+    optimization for ..." names nothing; ``loose`` lifts that where a naming word
+    ("called") already says a name follows.
+    """
+    chunk = text[pos : pos + 200]
+    words = words_with_spans(chunk, 0, 9)
+    if not words or chunk[: words[0][1]].strip(" \"“‘`*"):
+        return "", pos
+    taken: list[tuple[str, int]] = []  # (word, end offset in chunk)
+    previous_stop = words[0][1]
+    for number, (raw, start, stop) in enumerate(words[:8]):
+        if taken and chunk[previous_stop:start] != " ":
+            break  # punctuation between two words ends the name
+        word = trim_word(raw)
+        if not word:
+            break
+        previous_stop = stop
+        if is_strong_name(word) or is_capitalised(word):
+            word_end = start + raw.find(word) + len(word)
+            taken.append((word, word_end))
+            if word_end != stop:
+                break  # trailing "." or "'s": the name ends here
+            continue
+        following = trim_word(words[number + 1][0]) if number + 1 < len(words) else ""
+        if taken and word.lower() in CONNECTORS and is_capitalised(following):
+            taken.append((word, stop))
+            continue
+        break
+    while taken and taken[-1][0].lower() in CONNECTORS:
+        taken.pop()
+    if not taken or len(taken) > 6:
+        return "", pos
+    name = " ".join(word for word, _ in taken)
+    end = pos + taken[-1][1]
+    if text[end : end + 1] == "(":
+        return "", pos  # "CAT(κ) spaces", "f(x)": notation, not a name
+    strong = any(is_strong_name(word) for word, _ in taken)
+    if len(name) < 2 or (strong_only and not strong):
+        return "", pos
+    if not strong and not followed_by_apposition(text, end):
+        # After a naming word a plain name may go on with a preposition ("named Houdini
+        # for ..."), but not with a noun ("called the Hawaiian earring").
+        if not (loose and _PREPOSITION_OR_VERB.match(text, end)):
+            return "", pos
+    return name, end
+
+
+def name_with_noun(text: str, pos: int) -> str:
+    """A name of capitalised words and a generic lower-case noun ("Ring loss") at ``pos``."""
+    match = _NAME_WITH_NOUN.match(text, pos)
+    if match is None or not is_generic_noun(match.group(2)):
+        return ""
+    name = match.group(1)
+    return "" if name.split()[0].lower() in CONNECTORS | DETERMINERS else name
+
+
+def quoted_name(text: str, pos: int) -> str:
+    """A short quoted phrase at ``pos`` ("named "deep defense""), without the quotes."""
+    match = _QUOTED.match(text, pos)
+    if match is None or len(match.group(1).split()) > 5:
+        return ""
+    return match.group(1).strip(" ,.;:")
+
+
+def acronym_in_object(rest: str) -> tuple[str, float, str] | None:
+    """"(ACR)" closing a verb's object, as in "we propose Full Name (ACR)".
+
+    Returns the short form, its score and its long form ("" when the parenthesis holds a
+    plain name). Nothing but a determiner and adjectives may stand between the verb and
+    the long form, so "we propose a method for large language models (LLMs)" yields
+    nothing while "Federated Learning Aggregation Biased by a Foundation Model (FedBaF)"
+    is fine. Commas may separate adjectives ("a new stochastic, low-rank, approximate
+    natural-gradient (SLANG) method"). Also accepts "we propose ACR (Full Name)" and "a
+    primal-dual method (Quartz)". When the noun phrase goes on to a second parenthesis,
+    that one names the whole ("a multiple-instance (MI) learning technique (EM-DD)").
+    """
+    best: tuple[str, float, str] | None = None
+    search_from = 0
+    for _ in range(3):
+        paren = rest.find("(", search_from)
+        close = rest.find(")", paren) if 0 < paren <= 200 else -1
+        if close < 0:
+            break
+        found = _paren_name(rest[:paren], rest[paren + 1 : close].strip(), rest[close + 1 :])
+        best = found or best
+        # Look further only while the noun phrase continues after ")": "(MI) learning".
+        following = _NOUN_PHRASE_GOES_ON.match(rest, close + 1)
+        if not following or following.group(1) in CONNECTORS | _VERB_LIKE:
+            break
+        search_from = close + 1
+    return best
+
+
+def _paren_name(head: str, inside: str, after: str) -> tuple[str, float, str] | None:
+    """The name a parenthesis after ``head`` gives, if ``head`` leads to it cleanly.
+
+    A long form in lower case is a weaker sign, and weaker still when the noun phrase
+    goes on after the parenthesis: "an integer programming (IP) formulation", "a total
+    variation (TV) based approach" abbreviate textbook terms that modify the real head.
+    """
+    short = trim_word(inside)
+    if _SHORT_FORM.fullmatch(inside) and is_strong_name(short):
+        long_form = acronym_long_form(short, head)
+        start = head.rfind(long_form) if long_form else -1
+        if start >= 0 and not _blocked(head[:start]):
+            if any(is_capitalised(w) or is_strong_name(w) for w in long_form.split()):
+                return short, CLEAR, long_form
+            if _COINED_SHORT.search(short):
+                return short, CLEAR, long_form  # "prediction-and-distillation network (PAD-Net)"
+            if _MODIFIES.match(after) and not _NEW_BEFORE.search(head[:start]):
+                return short, MODIFIER, long_form
+            return short, LIKELY, long_form
+    head_words = head.split()
+    if not head_words or _blocked(head):
+        return None
+    last = trim_word(head_words[-1])
+    if len(head_words) == 1 and is_strong_name(last) and acronym_long_form(last, inside):
+        return last, CLEAR, inside  # "we propose GCR-RL (Geometric Coherence ...)"
+    if (
+        is_generic_noun(last.lower())
+        and _SHORT_FORM.fullmatch(inside)
+        and (is_strong_name(short) or is_capitalised(short))
+        and short.lower() not in _PAREN_NOT_NAMES
+    ):
+        return short, CLEAR, ""  # "a novel primal-dual method (Quartz)"
+    return None
+
+
+def _blocked(pre: str) -> bool:
+    """Whether the words before a long form leave the verb's object ("a method for ...").
+
+    Prepositions and relative pronouns open a new phrase; commas are fine only between
+    adjectives after a determiner; a colon only after a generic noun.
+    """
+    for match in _NOUN_COLON.finditer(pre):
+        if not is_generic_noun(match.group(1)):
+            return True
+    pre = _NOUN_COLON.sub(" ", pre)
+    if _BEFORE_LONG_FORM.search(" " + _OF_LONG_FORM.sub("", pre) + " "):
+        return True
+    pieces = pre.split(",")
+    if len(pieces) == 1:
+        return False
+    first = pieces[0].split()
+    return not first or first[0].lower() not in DETERMINERS or len(pieces) > 4
