@@ -12,6 +12,7 @@ writable, the index is built in memory.
 from __future__ import annotations
 
 import contextlib
+import functools
 import fcntl
 import hashlib
 import json
@@ -51,6 +52,27 @@ class OpenIndex:
     built: bool = False
 
 
+_DERIVING_MODULES = ("analysis", "builder", "latex_tables", "render", "schema", "seeds")
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """A digest of the code that turns lists into index content.
+
+    Names, titles, rendering and analysis are derived at build time; when that code
+    changes (an upgrade, a fix), indexes built by the old code are stale even though
+    the lists are not. Reading these few source files costs well under a millisecond.
+    """
+    here = Path(__file__).resolve().parent
+    digest = hashlib.blake2b(digest_size=8)
+    sources = [here / f"{name}.py" for name in _DERIVING_MODULES]
+    sources += sorted(here.glob("naming*.py"))
+    for source in sources:
+        with contextlib.suppress(OSError):
+            digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
 def _stat_key(path: Path) -> str:
     st = path.stat()
     # ctime changes on every write and cannot be set back by tools that restore
@@ -67,7 +89,7 @@ def fingerprint(files: list[Path], known: dict[str, list[str]] | None = None) ->
     its content unchanged, gives the same fingerprint.
     """
     digest = hashlib.blake2b(digest_size=10)
-    digest.update(f"schema {SCHEMA_VERSION}\n".encode())
+    digest.update(f"schema {SCHEMA_VERSION} {_code_digest()}\n".encode())
     for path in files:
         key = _stat_key(path)
         entry = known.get(str(path)) if known is not None else None
