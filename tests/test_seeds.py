@@ -59,6 +59,16 @@ def test_hard_wrapped_paragraphs_are_joined(tmp_path: Path) -> None:
     assert texts(path) == [ABSTRACT_A, ABSTRACT_B]
 
 
+def test_title_line_without_a_blank_line_after_it(tmp_path: Path) -> None:
+    path = write_list(tmp_path, "g.txt", f"ICML 2026 Papers\n{ABSTRACT_A}\n\n{ABSTRACT_B}\n")
+    assert read_list(path).title == "ICML 2026 Papers"
+    assert texts(path) == [ABSTRACT_A, ABSTRACT_B]
+    # A hard-wrapped first abstract is not mistaken for a title plus text.
+    wrapped = ABSTRACT_A.replace(" feedback", "\nfeedback")
+    path = write_list(tmp_path, "h.txt", f"{wrapped}\n\n{ABSTRACT_B}\n")
+    assert read_list(path).title == "h" and texts(path)[0] == ABSTRACT_A
+
+
 def test_list_without_title_is_named_after_its_file(tmp_path: Path) -> None:
     path = write_list(tmp_path, "my-list.txt", f"{ABSTRACT_A}\n\n{ABSTRACT_B}\n")
     plist = read_list(path)

@@ -90,6 +90,18 @@ def looks_like_title(paragraph: str, line_count: int) -> bool:
     return not _SENTENCE_END.search(paragraph) or len(paragraph.split()) <= 4
 
 
+def _title_glued_to_abstract(lines: list[str]) -> bool:
+    """True when a block's first line is a title and the rest an abstract.
+
+    A hard-wrapped abstract's first line is as long as its others; a title is a short
+    line of a few words, well shorter than the lines that follow it.
+    """
+    first = lines[0].strip()
+    longest = max(len(line.strip()) for line in lines[1:])
+    return (looks_like_title(first, 1) and len(first.split()) <= 8
+            and len(first) < 0.6 * longest and longest >= 50)
+
+
 def paper_id(raw: str) -> str:
     """A stable id from the abstract's words, blind to spacing, case and Unicode form."""
     normal = _SPACES.sub(" ", unicodedata.normalize("NFKC", raw)).strip().casefold()
@@ -106,6 +118,10 @@ def parse_list(text: str, path: Path) -> PaperList:
         first_lines = [ln for ln in first_block.split("\n") if ln.strip()]
         if looks_like_title(paras[0], len(first_lines)):
             title = paras.pop(0)
+        elif len(first_lines) > 1 and _title_glued_to_abstract(first_lines):
+            # "ICML 2026 Papers" directly followed by the first abstract, no blank line.
+            title = _SPACES.sub(" ", first_lines[0]).strip()
+            paras[0] = _SPACES.sub(" ", " ".join(first_lines[1:])).strip()
     if not paras:
         raise SeedError(f"{path}: no abstracts in this list")
     papers = tuple(make_paper(raw, title, path.name, i) for i, raw in enumerate(paras))
