@@ -72,12 +72,20 @@ def cmd_search(args: argparse.Namespace) -> int:
         return EXIT_FOUND if result.hits else EXIT_NONE
 
 
+def _docnum(library: Library, paper_id: str) -> int | None:
+    """The docnum of a paper id (or unique prefix); says so on stderr when none."""
+    docnum = library.docnum_of(paper_id)
+    if docnum is None:
+        print(f"paperscope: no paper with id {paper_id!r}", file=sys.stderr)
+    return docnum
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     with load(args) as library:
-        paper = library.get(args.id)
-        if paper is None:
-            print(f"paperscope: no paper with id {args.id!r}", file=sys.stderr)
+        docnum = _docnum(library, args.id)
+        if docnum is None:
             return EXIT_NONE
+        paper = library.paper(docnum)
         if args.json:
             print(json.dumps(paper_json(paper), ensure_ascii=False, indent=2))
         else:
@@ -112,9 +120,8 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def cmd_similar(args: argparse.Namespace) -> int:
     with load(args) as library:
-        docnum = library.docnum_of(args.id)
+        docnum = _docnum(library, args.id)
         if docnum is None:
-            print(f"paperscope: no paper with id {args.id!r}", file=sys.stderr)
             return EXIT_NONE
         result = similar(library, docnum, limit=args.limit)
         if args.json:

@@ -64,26 +64,27 @@ def result_json(result: SearchResult) -> dict[str, object]:
     }
 
 
-def mark(text: str, spans: Spans, colour: bool) -> str:
-    """`text` with the spans emphasised when colour is on."""
-    if not colour or not spans:
+def mark(text: str, spans: Spans, colour: bool, base: str = "") -> str:
+    """`text` in the `base` style with the spans emphasised, when colour is on."""
+    if not colour:
         return text
-    out, last = [], 0
+    out, last = [base], 0
     for start, end in spans:
-        out += [text[last:start], _MATCH, text[start:end], _RESET]
+        out += [text[last:start], _MATCH, text[start:end], _RESET, base]
         last = end
-    out.append(text[last:])
+    out += [text[last:], _RESET if base else ""]
     return "".join(out)
 
 
-def _wrap(text: str, spans: Spans, indent: str, colour: bool, cols: int) -> list[str]:
+def _wrap(text: str, spans: Spans, indent: str, colour: bool, cols: int,
+          base: str = "") -> list[str]:
     """Wrap `text` to `cols`, keeping highlight spans (mapped per line)."""
     lines, offset = [], 0
     for line in textwrap.wrap(text, cols - len(indent), break_on_hyphens=False) or [""]:
         start = text.find(line, offset)
         local = [(max(a, start) - start, min(b, start + len(line)) - start)
                  for a, b in spans if b > start and a < start + len(line)]
-        lines.append(indent + mark(line, local, colour))
+        lines.append(indent + mark(line, local, colour, base))
         offset = start + len(line)
     return lines
 
@@ -93,10 +94,8 @@ def format_hit(rank: int, hit: Hit, colour: bool, cols: int) -> str:
     paper = hit.paper
     head = f"{rank:>2}. "
     title_spans = match_spans(paper.title, hit.terms)
-    lines = _wrap(paper.title, title_spans, " " * len(head), colour, cols)
+    lines = _wrap(paper.title, title_spans, " " * len(head), colour, cols, _BOLD)
     lines[0] = head + lines[0][len(head):]
-    if colour:
-        lines[0] = lines[0].replace(head, head + _BOLD, 1) + _RESET
     meta = f"{paper.list_title} #{paper.position} · id {paper.id} · score {hit.score:.2f}"
     lines.append(" " * len(head) + (_DIM + meta + _RESET if colour else meta))
     text, spans = hit.snippet(_SNIPPET_CHARS)
