@@ -146,6 +146,41 @@ def test_gecko_title_matches_the_example_of_the_brief() -> None:
         ("LatticeRL is a new framework for safe exploration. It scales well.", "LatticeRL"),
         ("We introduce the Memory Ledger, a data structure for agents.", "Memory Ledger"),
         ("We propose stochastic order learning (SOL), a framework for ranks. SOL works.", "SOL"),
+        # A comma after the verb, doubled quotes, "which we call" amid others' work.
+        ("We propose, WarpGAN, a fully automatic network for caricatures.", "WarpGAN"),
+        ("We propose a new paradigm called ''Co-teaching'' for noisy labels.", "Co-teaching"),
+        ("Unlike previous systems, our system (which we call Autoconj) reads Python.", "Autoconj"),
+        # A background word in another clause does not make the name others' work.
+        (
+            "To fight forgery, which commonly mixes edits, we propose a network called ManTra-Net.",
+            "ManTra-Net",
+        ),
+        ("We introduce Deep Voice 2, which improves on Deep Voice 1.", "Deep Voice 2"),
+        ("We present RTRMC 1, a trust-region method for matrix completion.", "RTRMC"),
+        (
+            'We propose a method termed Double Updating Online Learning, or "DUOL" for short.',
+            "DUOL",
+        ),
+        # A lower-case long form ending in a generic noun names the paper's own network.
+        ("We proposed an efficient deep contour-aware network (DCAN) to segment glands.", "DCAN"),
+        ("Our approach, Polya-Gamma augmented Thompson Sampling (PG-TS), has low regret.", "PG-TS"),
+        ("We introduce a new light field feature detector and descriptor: LiFF.", "LiFF"),
+        ("We propose a Multimodal Memory Model (M3) to describe videos.", "M3"),
+        ("We present a novel deep network pipeline, LO-Net, for lidar odometry.", "LO-Net"),
+        ("We apply those layers in SchNet: a novel deep learning architecture.", "SchNet"),
+        (
+            "We introduce the Professor Forcing algorithm, which uses adversarial training. "
+            "Professor Forcing helps.",
+            "Professor Forcing",
+        ),
+        ("We describe a new mobile architecture, mboxMobileNetV2, that is fast.", "MobileNetV2"),
+        ("We propose a method---SEGA (SkEtched GrAdient method)---which sketches.", "SEGA"),
+        # A textbook name with a long form of its own is the paper's.
+        (
+            "We propose the Hierarchical Dirichlet Process (HDP), a prior for groups. "
+            "The HDP shares clusters.",
+            "HDP",
+        ),
     ],
 )
 def test_introducing_phrasings(text: str, name: str) -> None:
@@ -173,6 +208,32 @@ def test_title_without_a_name_is_the_studied_phrase() -> None:
     text = "This paper studies online learning with delayed feedback. We prove tight bounds."
     assert derive_name(text) == ""
     assert derive_title(text, "") == "Online learning with delayed feedback"
+
+
+def test_title_drops_the_short_form_it_starts_with() -> None:
+    text = 'We propose a method termed Double Updating Online Learning, or "DUOL" for short.'
+    assert derive_title(text, "DUOL") == "DUOL: a method termed Double Updating Online Learning"
+
+
+def test_title_reads_tex_dashes_as_dashes() -> None:
+    text = "We propose a method---SEGA (SkEtched GrAdient method)---which sketches gradients."
+    title = derive_title(text, derive_name(text))
+    assert title.startswith("SEGA: SkEtched GrAdient method")
+    assert "--" not in title
+
+
+def test_title_without_a_name_is_not_a_fragment() -> None:
+    # "difficult to design by hand" would leave the fragment "By hand".
+    text = (
+        "Energy minimization methods are classical tools. Their assumptions are difficult "
+        "to design by hand. Deep learning is purely data-driven."
+    )
+    title = derive_title(text, derive_name(text))
+    assert title == "Energy minimization methods are classical tools"
+
+
+def test_title_with_a_name_but_no_description_is_the_name() -> None:
+    assert derive_title("Nothing to see here.", "Gecko") == "Gecko"
 
 
 def test_long_title_is_cut_at_a_word_boundary() -> None:
@@ -206,6 +267,18 @@ def test_long_title_is_cut_at_a_word_boundary() -> None:
         "Secondly, a multimodal target detection technique is proposed.",
         "We propose a pseudo-Bayesian estimator for sparse signals.",
         "Spaces called CAT(κ) spaces admit exponential concentration, we show.",
+        # Textbook methods, written out or abbreviated, are background.
+        "We develop Expectation-Maximization (EM) methods for semantic segmentation.",
+        "We propose a Generative Adversarial Network (GAN) to forecast human motion.",
+        "Canonical Correlation Analysis (CCA) is a useful technique. We extend it to many views.",
+        # The problem an abstract opens with is not its contribution.
+        "Face Super-Resolution (SR) is a domain-specific problem. We study it with priors.",
+        # A description in lower case is no name; nor are counts and dimensions.
+        "We introduce handicapped learning, a new variant of reinforcement learning.",
+        "We present a 3.5-point solver for relative pose with a known direction.",
+        "We learn a 128-D descriptor, a compact representation for matching.",
+        # A problem the paper poses is no method, system or benchmark.
+        "We introduce the Known Rotation Problem, a new setting for SLAM.",
     ],
 )
 def test_false_positive_traps_give_no_name(text: str) -> None:
@@ -241,6 +314,18 @@ def test_background_acronym_used_before_is_not_the_contribution() -> None:
         "linearity. To fix this, we propose PL-LIME, a piecewise linear explainer."
     )
     assert derive_name(text) == "PL-LIME"
+
+
+def test_a_further_name_after_the_main_contribution_needs_more_support() -> None:
+    # ShiftNet comes "further", once, after the paper introduced its (unnamed) operation.
+    text = (
+        "We propose the shift operation as an alternative to spatial convolutions. We "
+        "further design a family of networks called ShiftNet, which performs well."
+    )
+    assert derive_name(text) == ""
+    # Used throughout the abstract, the same phrasing is believed.
+    text += " ShiftNet is small. ShiftNet is fast. We release ShiftNet."
+    assert derive_name(text) == "ShiftNet"
 
 
 def test_evaluation_models_after_the_name_do_not_replace_it() -> None:

@@ -7,9 +7,13 @@ introduces none. ``derive_title`` makes one readable line from the abstract's ow
 A wrong name is worse than none: a name is only returned when a phrasing marks it as the
 paper's own ("we propose X, a ...", "Full Name (ACR)" as the object of "we introduce",
 "called X") and nothing marks it as background (an acronym the abstract used before it
-introduced anything, a generic term like "LLMs"). Both functions take the abstract as
-plain Unicode (``tui.core.render``), never raise, and need no more than the standard
-library. ``python bench/names.py`` measures them against 21k real titles.
+introduced anything, a generic term like "LLMs", a textbook method like "Canonical
+Correlation Analysis (CCA)") or as secondary (a further module, dataset or variant
+introduced with "also"/"further" after the main contribution needs repeated use to be
+believed).
+Both functions take the abstract as plain Unicode (``tui.core.render``), never raise,
+and need no more than the standard library. ``python bench/names.py`` measures them
+against 21k real titles.
 
 The work is split by concern:
 
@@ -23,11 +27,12 @@ The work is split by concern:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui.core.naming_filters import resolved_name
-from tui.core.naming_patterns import find_candidates
+from tui.core.naming_patterns import find_candidates, intro_objects
 from tui.core.naming_text import split_sentences
 from tui.core.naming_title import build_title
 
@@ -40,6 +45,14 @@ _THRESHOLD = 3.0
 _OWN_OPENING = 2.0
 # A name used before the paper introduces anything is background, not the contribution.
 _BACKGROUND_PENALTY = 2.5
+# "We also propose X" after the main contribution: X is secondary, it needs more support.
+_SECONDARY_PENALTY = 0.75
+_ADDITIVE = re.compile(
+    r"\b(?:also|further|furthermore|additionally|[Ii]n addition|[Mm]oreover|[Ss]econd(?:ly)?|"
+    r"[Tt]hird(?:ly)?|[Bb]esides)\b"
+)
+_TEX_EN_DASH = re.compile(r"\b([A-Z][a-z]+)--([A-Z][a-z])")
+_TEX_DASH = re.compile(r"(?<=\S)-{2,3}(?=\S)")
 _MAX_INPUT = 100_000  # longer "abstracts" are runaway paragraphs; the head is enough
 
 
@@ -50,12 +63,18 @@ class _Evidence:
     score: float
     first_sentence: int
     """The first sentence with a clear introducing phrasing (else the first at all)."""
+    start: int
+    """Where the phrase introducing the name starts in that sentence."""
 
 
 def derive_name(text: str) -> str:
     """The method, system or benchmark ``text`` introduces, or "" when it names none."""
     try:
-        return _derive_name(_normalise(text))
+        name = _derive_name(_normalise(text))
+        if "–" in name and "--" in text:  # written "Lead--Exceed", read "Lead–Exceed"
+            written = name.replace("–", "--")
+            return written if written in " ".join(text.split()) else name
+        return name
     except Exception:  # a reader must show the paper even if naming trips on odd input
         return ""
 
@@ -68,7 +87,9 @@ def derive_title(text: str, name: str) -> str:
     """
     name = name.strip() if isinstance(name, str) else ""
     try:
-        return build_title(_normalise(text), name)
+        read = _normalise(name)  # the name as derive_name read it ("Lead–Exceed")
+        title = build_title(_normalise(text), read)
+        return name + title[len(read) :] if read != name and title.startswith(read) else title
     except Exception:  # same reason as above: a title is a convenience, never a crash
         return name
 
@@ -77,7 +98,12 @@ def _normalise(text: str) -> str:
     """Collapse whitespace (hard-wrapped paragraphs) and bound the work on huge inputs."""
     if not isinstance(text, str):
         return ""
-    return " ".join(text[:_MAX_INPUT].split())
+    text = " ".join(text[:_MAX_INPUT].split())
+    # TeX dashes: "method---SEGA (...)---which" and "Automata--a" are dashes between
+    # words, not hyphens; "Mumford--Shah" joins two names with an en dash.
+    if "--" in text:
+        text = _TEX_DASH.sub(" — ", _TEX_EN_DASH.sub(r"\1–\2", text))
+    return text
 
 
 def _derive_name(text: str) -> str:
@@ -91,12 +117,12 @@ def _derive_name(text: str) -> str:
                 continue
             found = evidence.get(name)
             if found is None:
-                evidence[name] = _Evidence(candidate.score, index)
+                evidence[name] = _Evidence(candidate.score, index, candidate.start)
                 continue
             # Background check counts from the clear introduction: "PointNet is a
             # pioneer ..." before "we propose PointNet++" does not make PointNet ours.
             if candidate.score >= _THRESHOLD and found.score < _OWN_OPENING:
-                found.first_sentence = index
+                found.first_sentence, found.start = index, candidate.start
             # Two introducing phrasings add up, but one strong phrasing is enough.
             found.score = max(found.score, candidate.score) + 0.5
     scores: dict[str, float] = {}
@@ -105,12 +131,27 @@ def _derive_name(text: str) -> str:
         score = found.score + _mention_bonus(text, name)
         if _used_before(sentences, name, found.first_sentence):
             score -= _BACKGROUND_PENALTY
+        if _secondary(sentences, found):
+            score -= _SECONDARY_PENALTY
         scores[name] = score
         if score > best_score or (score == best_score and found.first_sentence < best_sentence):
             best_name, best_score, best_sentence = name, score, found.first_sentence
     if best_score < _THRESHOLD:
         return ""
     return _extended(best_name, scores)
+
+
+def _secondary(sentences: Sequence[str], found: _Evidence) -> bool:
+    """Whether the name is introduced as a further contribution ("We also propose X",
+    "In addition, we introduce X") after the abstract already introduced something:
+    a module, dataset or variant next to the main contribution."""
+    sentence = sentences[found.first_sentence]
+    if found.first_sentence == 0 or not _ADDITIVE.search(sentence, 0, found.start + 1):
+        return False
+    return any(
+        any(True for _ in intro_objects(earlier))
+        for earlier in sentences[: found.first_sentence]
+    )
 
 
 def _extended(name: str, scores: dict[str, float]) -> str:

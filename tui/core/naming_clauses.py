@@ -39,17 +39,22 @@ _OUR_THING_BEFORE = re.compile(
 )
 _LIST_GOES_ON = re.compile(r",? and |, [A-Z]")
 # "our (proposed) method, NAME" / "our framework (CLAR)": up to two adjectives first.
-_GENERIC_THEN = re.compile(rf"(?:[a-z-]+\s+){{0,2}}?({_NOUNS})s?\s*(?:,|--|—|–|:)?\s*")
+_GENERIC_THEN = re.compile(rf"(?:[a-z-]+\s+){{0,2}}({_NOUNS})s?\s*(?:,|--|—|–|:)?\s*")
 # Cheap test before the work: does the sentence open with "X, a", "X is", "X was"?
 _SUBJECT_HINT = re.compile(r"[^\s,]+(?: [^\s,]+){0,9}?(?:\s*,\s*an?\s| (?:is|are|was) )")
 _PARENTHETICAL = re.compile(r"^\s*\([^()]{1,120}\)")
-_NEW_APPOSITION = re.compile(r",\s+an?\s+(?:new|novel)\b")
+_NEW_APPOSITION = re.compile(r"[,:]\s+an?\s+(?:new|novel)\b")
 _APPOSITION = re.compile(r"\s*,\s*an?\s|\s+is\s+an?\s+(?:novel|new)\b")
 _PRESENTED_LATER = re.compile(r"\b(?:is|are) (?:presented|proposed|introduced|described)\b")
 _PASSIVE_AFTER_NAME = re.compile(
     r"\s+(?:is|are|was)\s+(?:proposed|introduced|presented|developed)\b"
 )
+# A verb after "our X": "Our ScratchDet achieves", "our SPGNet attains", "Our X is".
+_THIRD_PERSON = re.compile(r" (?:[a-z]+[^s\W]s|is|can|has|was)\b")
 _IS_A = re.compile(r"\s+is\s+an?\s")
+_PROBLEM = re.compile(
+    r"(?:[\w-]+\s+){0,4}?(?:problem|task|challenge|question|topic|area|field|setting)s?\b"
+)
 # The last "(ACR)" before the verb, at most six words (no comma) before it.
 _LAST_PAREN = re.compile(r"\(([^()\s,]{2,30})\)(?:\s+[^\s,()]+){0,6}\s*$")
 _INNER_APPOSITION = re.compile(r", (?=\S)")
@@ -68,9 +73,14 @@ def after_naming(sentence: str, pos: int, index: int, score: float) -> Iterator[
     name, end = name_at(rest, 0, loose=True)
     if name and _LIST_GOES_ON.match(rest, end) and sentence[:pos].endswith("namely "):
         return  # "two prominent models, namely GLOW and RealNVP": a list of others' work
-    name = name or name_with_noun(rest, 0) or quoted_name(rest, 0)
+    name = name or name_with_noun(rest, 0)
     if name:
         yield Candidate(name, score, index, pos)
+        return
+    name = quoted_name(rest, 0)  # "called “exclusive group lasso”": quotes make it a name
+    # ... but not a term the sentence does not own: "slow processors called "stragglers"".
+    if name and (score >= CLEAR or not name.islower()):
+        yield Candidate(name, score, index, pos, quoted=True)
 
 
 def after_our(sentence: str, pos: int, index: int, proposed: bool) -> Iterator[Candidate]:
@@ -85,8 +95,9 @@ def after_our(sentence: str, pos: int, index: int, proposed: bool) -> Iterator[C
     if name:
         if is_generic_noun(word_after(rest, end)):
             yield Candidate(name, CLEAR, index, pos)  # "our proposed CLIP-Q method"
-        elif proposed:
-            yield Candidate(name, LIKELY, index, pos)  # "the proposed DifNet achieves"
+        elif proposed or _THIRD_PERSON.match(rest, end):
+            # "the proposed DifNet achieves", "Our MnasNet achieves": used as the subject
+            yield Candidate(name, LIKELY, index, pos)
         return
     match = _GENERIC_THEN.match(rest)
     if match is None:
@@ -98,7 +109,15 @@ def after_our(sentence: str, pos: int, index: int, proposed: bool) -> Iterator[C
         if inside and " " not in inside and (is_strong_name(inside) or is_capitalised(inside)):
             yield Candidate(inside, CLEAR, index, pos)  # "our framework (CLAR)"
         return
-    name, _ = name_at(rest, after, strong_only=True)
+    # After "our method," a plain name or a long form may stand: "Our general algorithm,
+    # Predtron, yields", "Our approach, Polya-Gamma augmented Thompson Sampling (PG-TS),".
+    apposition = rest[: after].rstrip()[-1:] in (",", "-", "—", "–", ":")
+    if apposition:
+        acronym = acronym_in_object(rest[after:])
+        if acronym is not None and acronym[1] >= CLEAR:
+            yield Candidate(acronym[0], CLEAR, index, pos + after, acronym[2])
+            return
+    name, _ = name_at(rest, after, strong_only=not apposition)
     if name:
         yield Candidate(name, CLEAR, index, pos + after)  # "our method, NAME"
 
@@ -119,6 +138,19 @@ def _our_acronym(rest: str) -> tuple[str, float, str] | None:
         return None
     capitalised = any(is_capitalised(word) for word in long_form.split())
     return short, CLEAR if capitalised else LIKELY, long_form
+
+
+_FOR_SHORT = re.compile(r"([^\s(]+)\s+(?:for|in)\s+short\b")
+
+
+def short_form(sentence: str, index: int, owned: bool) -> Iterator[Candidate]:
+    """"termed Double Updating Online Learning, or "DUOL" for short", "The Progressive-X
+    algorithm, Prog-X in short, is proposed": the short name the abstract will use."""
+    for match in _FOR_SHORT.finditer(sentence):
+        name = trim_word(match.group(1).strip("\"“”'‘’"))
+        if name and (is_strong_name(name) or is_capitalised(name)):
+            # Named twice (the long form, then this): the short form is the one used.
+            yield Candidate(name, (CLEAR if owned else LIKELY) + 0.5, index, match.start())
 
 
 def before_passive(before: str, index: int) -> Iterator[Candidate]:
@@ -159,7 +191,7 @@ def sentence_subject(sentence: str, index: int, owned: bool | None) -> Iterator[
     ``owned`` says whether the sentence speaks of the paper's own work ("we", "our",
     "new"); None means not yet checked, which is done only if a name opens the sentence.
     """
-    if ", a n" in sentence or ", an n" in sentence:
+    if "a n" in sentence and (", a" in sentence or ": a" in sentence):
         for match in _NEW_APPOSITION.finditer(sentence):
             name, start = _last_word(sentence[: match.start()])
             if name and is_strong_name(name) and start > 0:
@@ -185,6 +217,12 @@ def sentence_subject(sentence: str, index: int, owned: bool | None) -> Iterator[
     elif _PASSIVE_AFTER_NAME.match(after):
         yield Candidate(name, LIKELY, index, 0)
     elif _IS_A.match(after):
-        # An abstract that opens with "X is a ..." is about X, unless X is others' work.
-        opening = index == 0 and not BACKGROUND.search(sentence)
+        # An abstract that opens with "X is a ..." is about X, unless X is others' work or
+        # a problem it works on ("Face Super-Resolution (SR) is a domain-specific ...
+        # problem", "Visual Domain Adaptation is a problem of immense importance").
+        opening = (
+            index == 0
+            and not BACKGROUND.search(sentence)
+            and not _PROBLEM.match(after, _IS_A.match(after).end())
+        )
         yield Candidate(name, CLEAR if opening else 1.0, index, 0)

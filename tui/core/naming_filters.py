@@ -18,7 +18,59 @@ _GENERIC_TERMS = frozenset(
     transformer transformers bayesian gaussian markov euclidean riemannian hilbert
     rkhs rpca rgb-d rgbd sgld hmc admm lasso relu re-id reid
     monte carlo
+    em bp lbp vi svi elbo mala fgsm pgd bfgs l-bfgs lbfgs mil rbm rbms cca kcca dbn dbns
+    ucb ppo dqn trpo ddpg sarsa q-learning td mpc lqr
+    convnet convnets dcnn dcnns fcn fcns r-cnn rcnn rpn sift hog slam sfm icp ransac nms roi
+    vqa asr ocr nmt kde gmm gmms lsh k-nn glm glms ibp crp hdp smc mmd ot ae dae
+    adam adagrad rmsprop sdca ista fista dtw fft dct pde pdes ode odes sde sdes
+    mri fmri eeg meg ecg lidar mrf mrfs rgb dag dags kullback-leibler
     """.split()
+)
+# Textbook methods written out, which an abstract defines in passing ("Canonical
+# Correlation Analysis (CCA) is a useful technique ..."): background, never coined.
+_TEXTBOOK_TERMS = frozenset(
+    " ".join(term.split())
+    for term in """
+    expectation maximization|expectation-maximization|canonical correlation analysis|
+    principal component analysis|independent component analysis|restricted boltzmann machine|
+    gaussian process|gaussian processes|hidden markov model|conditional random field|
+    support vector machine|stochastic gradient descent|gradient descent|belief propagation|
+    loopy belief propagation|variational inference|dynamic programming|monte carlo|
+    markov chain monte carlo|hamiltonian monte carlo|maximum likelihood estimation|
+    non-negative matrix factorization|nonnegative matrix factorization|
+    singular value decomposition|k-means|latent dirichlet allocation|indian buffet process|
+    chinese restaurant process|dirichlet process|reinforcement learning|deep learning|
+    machine learning|convolutional neural network|convolutional neural networks|
+    recurrent neural network|recurrent neural networks|long short-term memory|
+    generative adversarial network|generative adversarial networks|variational autoencoder|
+    variational autoencoders|graph neural network|graph neural networks|
+    large language model|large language models|neural network|neural networks|
+    batch normalization|the q-function|q-function|q-learning|the em algorithm|
+    gaussian mixture model|gaussian mixture models|hidden markov models|
+    support vector machines|multi-layer perceptron|multilayer perceptron|
+    deep neural network|deep neural networks|fully convolutional network|
+    fully convolutional networks|upper confidence bound|proximal policy optimization|
+    deep q-network|natural language processing|structure from motion|
+    simultaneous localization and mapping|region of interest|
+    scale-invariant feature transform|scale invariant feature transform|
+    histogram of oriented gradients|kernel density estimation|maximum mean discrepancy|
+    optimal transport|multiple instance learning|multiple-instance learning|
+    approximate bayesian computation|sequential monte carlo|evidence lower bound|
+    projected gradient descent|fast gradient sign method|temporal difference|
+    model predictive control|linear quadratic regulator|dynamic time warping|
+    fast fourier transform|discrete cosine transform|partial differential equation|
+    partial differential equations|ordinary differential equation|
+    ordinary differential equations|stochastic differential equation|
+    stochastic differential equations|magnetic resonance imaging|
+    electroencephalography|visual question answering|automatic speech recognition|
+    optical character recognition|neural machine translation|autoencoder|auto-encoder|
+    reproducing kernel hilbert space|alternating direction method of multipliers|
+    generative adversarial net|generative adversarial nets|principal component analysis|
+    support vector machine|markov chain monte carlo|recurrent neural network|
+    region proposal network|region proposal networks|markov random field|
+    markov random fields|directed acyclic graph|directed acyclic graphs|
+    kullback-leibler divergence|gradient descent ascent|gradient descent-ascent
+    """.split("|")
 )
 # Words that open sentences without naming anything ("Secondly, a ... is proposed").
 # Adverbs in -ly are caught by their ending.
@@ -30,7 +82,11 @@ _OPENERS = frozenset(
     these those such our we it its their there when while although though since because
     """.split()
 )
-_DIMENSIONS = re.compile(r"\d+(?:\.\d+)?D")  # "3D", "2.5D"
+_PROBLEM_NAME = re.compile(r" (?:[Pp]roblems?|[Tt]asks?)$")
+_PLAIN_MODIFIERS = frozenset("a an the deep fully standard classical".split()) | CONNECTORS
+_LETTER_DIGIT = re.compile(r"[A-KM-Z]\d")  # "M3", "D3"; not the norms "L1", "L2"
+_DIMENSIONS = re.compile(r"\d+(?:\.\d+)?-?D")  # "3D", "2.5D", "128-D"
+_CODED = re.compile(r".[A-Z]|\d")  # an inner capital or a digit: "LDA", "word2vec"
 _PLURAL_ACRONYM = re.compile(r"[A-Z0-9-]+s")
 _PDF_ARTIFACT = re.compile(r"cid:\d")  # "(cid:173)": a soft hyphen lost in PDF extraction
 
@@ -46,16 +102,53 @@ def resolved_name(candidate: Candidate) -> str:
     long_form = candidate.long_form
     if long_form and " " not in long_form and long_form.islower():
         return ""  # "re-identification (re-ID)" shortens a word, it coins no name
-    if _plausible(candidate.name):
-        return candidate.name
+    if " ".join(long_form.lower().split()) in _TEXTBOOK_TERMS and not any(
+        ch.isdigit() for ch in candidate.name
+    ):
+        return ""  # "Expectation-Maximization (EM) methods": a textbook method
+    name = candidate.name
+    if _plausible(name) and (candidate.quoted or not _lower_case_phrase(name)):
+        return name
+    if (
+        name.lower() in _GENERIC_TERMS
+        and len(name) > 2
+        and _capitalised_phrase(long_form)
+        and not _textbook(long_form)
+    ):
+        return name  # "Hierarchical Dirichlet Process (HDP)", not the textbook HDP
     if _PLURAL_ACRONYM.fullmatch(candidate.name) and _capitalised_phrase(candidate.long_form):
         return candidate.name  # "Part-based One-vs-One Features (POOFs)"
     if (
         len(candidate.name) <= 2
         and _capitalised_phrase(long_form)
+        and not _textbook(long_form)
     ):
+        if _LETTER_DIGIT.fullmatch(candidate.name):
+            return candidate.name  # "Multimodal Memory Model (M3)", "Deep Dual-Domain (D3)"
         return long_form if _plausible(long_form) else ""
     return ""
+
+
+def _lower_case_phrase(name: str) -> bool:
+    """"exclusive group lasso", "handicapped learning": several words, none capitalised or
+    coined, read as a description unless quoted ("factorial LDA", "robust Dantzig
+    selector" carry a name in them)."""
+    words = name.split()
+    return len(words) > 1 and not any(w[:1].isupper() or _CODED.search(w) for w in words)
+
+
+def _textbook(long_form: str) -> bool:
+    """Whether a long form is a textbook method ("Markov Chain Monte Carlo"), perhaps
+    with a plain modifier ("Deep Convolutional Neural Network"); "Hierarchical Dirichlet
+    Process" and "Robust Reinforcement Learning" add a word of their own."""
+    phrase = " ".join(long_form.lower().split())
+    if phrase in _TEXTBOOK_TERMS:
+        return True
+    for term in _TEXTBOOK_TERMS:
+        if term in phrase:
+            rest = phrase.replace(term, " ").split()
+            return all(word in _PLAIN_MODIFIERS for word in rest)
+    return False
 
 
 def _capitalised_phrase(phrase: str) -> bool:
@@ -69,6 +162,8 @@ def _plausible(name: str) -> bool:
     # Two Latin characters are too few to tell "TV" from a name; two Chinese ones are not.
     if (len(name) <= 2 and name.isascii()) or len(name) > 60 or name.lower() in _GENERIC_TERMS:
         return False
+    if " " in name and (name.lower() in _TEXTBOOK_TERMS or _PROBLEM_NAME.search(name)):
+        return False  # "Online Bandit Problem": a problem, not a method or a system
     if " " not in name and (name.lower() in _OPENERS or name.endswith("ly")):
         return False
     if _DIMENSIONS.fullmatch(name) or _PDF_ARTIFACT.search(name):

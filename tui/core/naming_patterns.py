@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 
 from tui.core.naming_clauses import (
@@ -22,6 +23,7 @@ from tui.core.naming_clauses import (
     after_our,
     before_passive,
     sentence_subject,
+    short_form,
 )
 from tui.core.naming_phrases import (
     CLEAR,
@@ -48,7 +50,9 @@ _VERBS = (
 # Regexes that start with a literal space (or a small class) let the engine skip ahead,
 # several times faster than a leading alternation; sentences get a space in front.
 _VERB_AT = re.compile(
-    rf" ((?:{_VERBS})(?:e|es|ed|ing|s)?)\b\s+"
+    # "We propose, WarpGAN, a ...": a comma before a name; "We describe, analyze and
+    # experiment with" lists verbs.
+    rf" ((?:{_VERBS})(?:e|es|ed|ing|s)?)\b(?:,(?=\s+[A-Z]))?\s+"
     # "we propose and analyze X": the object comes after the second verb.
     r"(?:and\s+(?:analy[sz]e|study|evaluate|test|implement|validate|investigate|apply|"
     r"discuss|demonstrate)\s+)?"
@@ -74,11 +78,11 @@ _NAMING = re.compile(
 )
 _HINT = re.compile(
     rf"[ (](?:{_VERBS}|call|named|namely|name |dub|term|coin|denot|refer|abbreviat|"
-    r"[Oo]ur |[Tt]he (?:proposed|resulting|new) )"
+    r"[Oo]ur |[Tt]he (?:proposed|resulting|new) |[Tt]his (?:new|novel|proposed) )"
 )
 # "our method, X", "the proposed X", "our Full Name (ACR) framework".
 _OUR = re.compile(
-    r" (?:[Oo]ur|([Tt]he (?:proposed|resulting|new)))\s+"
+    r" (?:[Oo]ur|([Tt]he (?:proposed|resulting|new))|[Tt]his(?= (?:new|novel|proposed)\b))\s+"
     r"(?:(?:proposed|new|novel|resulting|final|general|overall)\s+)?"
 )
 _NOT_AN_OBJECT = frozenset("to that how whether why what".split())
@@ -139,20 +143,41 @@ def _find_candidates(sentence: str, index: int) -> tuple[Candidate, ...]:
             found.extend(_after_intro(sentence, start, index))
     owned: bool | None = has_intro or (bool(OWNED.search(sentence)) if hinted else None)
     if hinted:
-        # Others' work ("a popular method called X") outweighs "we"/"our" in the sentence.
-        score = WEAK if BACKGROUND.search(sentence) else CLEAR if owned else LIKELY
+        # Others' work ("a popular method called X") outweighs "we"/"our" in the sentence;
+        # only words before the naming word count ("called PG-means, which fits a
+        # classical mixture model" names the paper's own algorithm).
         for match in _NAMING.finditer(padded):
+            # The clause of the naming word: "..., which commonly involves ..., we propose
+            # an architecture called ManTra-Net" names the paper's own architecture.
+            clause = max(padded.rfind(",", 0, match.start()), padded.rfind(";", 0, match.start()))
+            background = BACKGROUND.search(padded, max(0, clause), match.start())
+            score = WEAK if background else CLEAR if owned else LIKELY
             # "known as" mostly names others' work unless we just introduced something.
             known_as = padded.startswith(" known", match.start()) and not has_intro
             naming_score = min(score, LIKELY) if known_as else score
-            found.extend(after_naming(sentence, match.end() - 1, index, naming_score))
+            named = after_naming(sentence, match.end() - 1, index, naming_score)
+            if padded[match.start() + 1 : match.start() + 3] in ("we", "We"):
+                # "(which we call Autoconj)" names the paper's own thing even in a sentence
+                # about others' work; "which we call "familiar objects"" names a notion.
+                named = (_we_call(candidate) for candidate in named)
+            found.extend(named)
         for match in _OUR.finditer(padded):
             found.extend(after_our(sentence, match.end() - 1, index, bool(match.group(1))))
     found.extend(sentence_subject(sentence, index, owned))
+    if " short" in sentence:
+        found.extend(short_form(sentence, index, bool(owned or OWNED.search(sentence))))
     passive = PASSIVE.search(sentence) if hinted else None  # its verbs are in the hint
     if passive is not None:
         found.extend(before_passive(sentence[: passive.start()], index))
     return tuple(found)
+
+
+def _we_call(candidate: Candidate) -> Candidate:
+    """A name given with "we call": clear when it is written as a name."""
+    name = candidate.name
+    if is_strong_name(name.split()[0]) or name[:1].isupper():
+        return replace(candidate, score=CLEAR)
+    return candidate
 
 
 def _after_intro(sentence: str, pos: int, index: int) -> Iterator[Candidate]:
@@ -186,7 +211,7 @@ def _after_intro(sentence: str, pos: int, index: int) -> Iterator[Candidate]:
 
 def _after_the(rest: str, after_the: int, pos: int, index: int) -> Iterator[Candidate]:
     """"the Mimic Score, a ...", "the HCI Stereo Metrics.", "the DeepFool algorithm"."""
-    name, end = name_at(rest, after_the)
+    name, end = name_at(rest, after_the, before_noun=True)
     if not name:
         return
     if _THE_APPOSITION.match(rest, end):
@@ -215,12 +240,14 @@ def _after_descriptors(
             if rest[stop : following[1]] == " " and is_generic_noun(following[0].lower()):
                 yield Candidate(name, CLEAR, index, pos)  # "we propose a GraphBit method"
                 return
-            if followed_by_apposition(rest, stop):
-                yield Candidate(name, LIKELY, index, pos)
+            if followed_by_apposition(rest, stop) or _PREPOSITION_AFTER.match(rest, stop):
+                yield Candidate(name, LIKELY, index, pos)  # "a novel Reasoning-RCNN to"
                 return
             continue  # "a Deep Stochastic IOC RNN Encoder-decoder framework, DESIRE,"
         if is_generic_noun(lowered):
             gap = rest[stop : following[1]].strip(" \"“”'‘")
+            if not gap and (following[0] in ("and", "or") or is_generic_noun(following[0])):
+                continue  # "a feature detector and descriptor: LiFF", "a network pipeline,"
             if gap in _DESCRIPTOR_GAPS:
                 name, end = name_at(rest, following[1], strong_only=not gap)
                 if name and (

@@ -43,6 +43,8 @@ class Candidate:
     """Offset in the sentence where the phrase describing the name starts."""
     long_form: str = ""
     """What an acronym stands for, as the abstract writes it ("" if not an acronym)."""
+    quoted: bool = False
+    """Whether the abstract sets the name in quotes ("called “exclusive group lasso”")."""
 
 
 # Nouns a coined name follows ("a new dataset, CrowdPose,"), or precedes as a modifier
@@ -55,6 +57,7 @@ GENERIC_NOUNS = frozenset(
     layer objective platform suite family language representation descriptor detector
     classifier sampler optimizer regularizer transformer encoder decoder policy protocol
     measure kernel game engine tracker forest tree graph machine block unit operator
+    formulation
     """.split()
 )
 # Words that may join capitalised words inside one name ("Learning to Rank"). Not "and":
@@ -84,15 +87,23 @@ _NEW_BEFORE = re.compile(r"\b(?:novel|new|proposed)\s+$")
 _VERB_LIKE = frozenset("that which is are was were can will and or but as".split())
 # Parenthesised words after a noun that are remarks, not names: "a method (Section 3)".
 _PAREN_NOT_NAMES = frozenset("see section sec fig figure eq table appendix e.g i.e".split())
-_APPOSITION_START = re.compile(r"[\"”’'`]?\s*(?:[,:;.()—–]|$|-{1,2}\s|(?:which|that|is)\b)")
+_APPOSITION_START = re.compile(
+    r"[\"”’'`]{0,2}\s*(?:[,:;.()—–]|$|-{1,2}\s|(?:which|that|is)\b)"
+)
 # "Ring loss, a ...", "Mondrian forests.": capitalised words and one generic noun.
 _NAME_WITH_NOUN = re.compile(
     r"((?:[A-Z][\w-]*\s){1,3}([a-z]+))(?=\s*(?:[,(:;.]|$)|\s+(?:which|that)\b)"
 )
 _PREPOSITION_OR_VERB = re.compile(
-    r" (?:for|to|in|on|with|by|via|which|that|is|are|was|were|can|will|and|as|from|of)\b"
+    r"[\"”’'`]{0,2} "
+    r"(?:for|to|in|on|with|by|via|which|that|is|are|was|were|can|will|and|as|from|of)\b"
 )
 _WORD_AFTER = re.compile(r" ([a-z]+)")
+_LETTER_DIGIT = re.compile(r"[A-Z]\d")
+_VERSION = re.compile(r"\d{1,2}(?:\.\d{1,2})?")  # "Deep Voice 2", "FlowNet 2.0"
+_VERSIONED = re.compile(r"[A-Z]\w*[a-z]\w*")  # not "RTRMC 1": a footnote mark
+# "SURFMNet", "PSST": a coined word; "Edge-Preserving" is a capitalised compound.
+_CAMEL_OR_ACRONYM = re.compile(r"[A-Za-z][A-Z]")
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,50})[\"”]")
 
 
@@ -112,18 +123,21 @@ def followed_by_apposition(text: str, end: int) -> bool:
     return bool(_APPOSITION_START.match(text, end))
 
 
-def name_at(text: str, pos: int, strong_only: bool = False, loose: bool = False) -> tuple[str, int]:
+def name_at(
+    text: str, pos: int, strong_only: bool = False, loose: bool = False, before_noun: bool = False
+) -> tuple[str, int]:
     """The name starting at ``pos`` in ``text`` and the offset where it ends, or ("", pos).
 
     A name is a strong word ("ABFNet") or a run of capitalised words, possibly joined by
     connectors ("Agent Primitives", "Learning to Rank"). A weak name (no strong word) must
     be followed by punctuation or a relative clause, since "we present Bayesian
     optimization for ..." names nothing; ``loose`` lifts that where a naming word
-    ("called") already says a name follows.
+    ("called") already says a name follows, and ``before_noun`` where a generic noun may
+    follow ("the Professor Forcing algorithm").
     """
     chunk = text[pos : pos + 200]
     words = words_with_spans(chunk, 0, 9)
-    if not words or chunk[: words[0][1]].strip(" \"“‘`*"):
+    if not words or chunk[: words[0][1]].strip(" \"“‘`*'"):
         return "", pos
     taken: list[tuple[str, int]] = []  # (word, end offset in chunk)
     previous_stop = words[0][1]
@@ -140,8 +154,18 @@ def name_at(text: str, pos: int, strong_only: bool = False, loose: bool = False)
             if word_end != stop:
                 break  # trailing "." or "'s": the name ends here
             continue
+        if taken and _VERSION.fullmatch(word) and _VERSIONED.fullmatch(taken[-1][0]):
+            taken.append((word, start + raw.find(word) + len(word)))  # "Deep Voice 2"
+            break
         following = trim_word(words[number + 1][0]) if number + 1 < len(words) else ""
-        if taken and word.lower() in CONNECTORS and is_capitalised(following):
+        # "Learning to Rank" joins plain words; "SURFMNet for Spectral ..." goes on to
+        # spell the name out.
+        if (
+            taken
+            and word.lower() in CONNECTORS
+            and is_capitalised(following)
+            and not _CAMEL_OR_ACRONYM.search(taken[0][0])
+        ):
             taken.append((word, stop))
             continue
         break
@@ -159,7 +183,9 @@ def name_at(text: str, pos: int, strong_only: bool = False, loose: bool = False)
     if not strong and not followed_by_apposition(text, end):
         # After a naming word a plain name may go on with a preposition ("named Houdini
         # for ..."), but not with a noun ("called the Hawaiian earring").
-        if not (loose and _PREPOSITION_OR_VERB.match(text, end)):
+        if not (loose and _PREPOSITION_OR_VERB.match(text, end)) and not (
+            before_noun and is_generic_noun(word_after(text, end))
+        ):
             return "", pos
     return name, end
 
@@ -218,7 +244,8 @@ def _paren_name(head: str, inside: str, after: str) -> tuple[str, float, str] | 
     variation (TV) based approach" abbreviate textbook terms that modify the real head.
     """
     short = trim_word(inside)
-    if _SHORT_FORM.fullmatch(inside) and is_strong_name(short):
+    # "a Multimodal Memory Model (M3)": a letter and a digit name it once spelled out.
+    if _SHORT_FORM.fullmatch(inside) and (is_strong_name(short) or _LETTER_DIGIT.fullmatch(short)):
         long_form = acronym_long_form(short, head)
         start = head.rfind(long_form) if long_form else -1
         if start >= 0 and not _blocked(head[:start]):
@@ -228,6 +255,8 @@ def _paren_name(head: str, inside: str, after: str) -> tuple[str, float, str] | 
                 return short, CLEAR, long_form  # "prediction-and-distillation network (PAD-Net)"
             if _MODIFIES.match(after) and not _NEW_BEFORE.search(head[:start]):
                 return short, MODIFIER, long_form
+            if is_generic_noun(long_form.rsplit(" ", 1)[-1].lower()):
+                return short, CLEAR, long_form  # "a deep contour-aware network (DCAN)"
             return short, LIKELY, long_form
     head_words = head.split()
     if not head_words or _blocked(head):

@@ -25,14 +25,15 @@ _NAME_CHARS = r"\w\-–*+'’.²³/&^"
 # is punctuation, not a word.
 WORD = re.compile(rf"[{_NAME_CHARS}]*?[^\W_][{_NAME_CHARS}]*")
 # Punctuation a word may carry at its edges that is not part of the name.
-_EDGE_TRIM = ".,;:!?'’-–/&^`()[]{}"
+_EDGE_TRIM = ".,;:!?'’-–/&^`()[]{}\"“”"
 
 # Hyphen suffixes that make a compound descriptive rather than a name ("GAN-based").
 _DESCRIPTIVE_SUFFIXES = frozenset(
     "based like style driven aware free guided level wise specific agnostic oriented "
     "inspired type shaped invariant equivariant dependent independent constrained "
     "regularized augmented conditioned enhanced friendly centric scale order trained "
-    "pretrained initialized supervised annotated labeled labelled".split()
+    "pretrained initialized supervised annotated labeled labelled hard hardness complete "
+    "completeness".split()
 )
 
 
@@ -74,7 +75,14 @@ def trim_word(word: str) -> str:
     word = word.strip(_EDGE_TRIM)
     if word.endswith(("'s", "’s")):
         word = word[:-2]
+    if word[:1] in "mte":  # "mboxMobileNetV2": a TeX command left glued to the word
+        word = _TEX_COMMAND.sub("", word, count=1)
     return word
+
+
+_TEX_COMMAND = re.compile(
+    r"^(?:mbox|textbf|textit|texttt|textsc|textrm|emph|mathrm|mathbf)(?=[A-Z])"
+)
 
 
 @lru_cache(maxsize=65536)  # the same words recur across sentences and abstracts
@@ -99,8 +107,8 @@ def is_strong_name(word: str) -> bool:
 _HYPHENS = re.compile(r"[-–]")
 _ROMAN = re.compile(r"[IVX]+")
 # "pseudo-Bayesian", "non-Gaussian", "quasi-Newton": a prefix on a proper adjective;
-# "8-point", "3-layer": a count on a noun.
-_PREFIXED_ADJECTIVE = re.compile(r"[a-z]+-[A-Z][a-z]+|\d+-[a-z]+")
+# "8-point", "3.5-point", "3-layer": a count on a noun.
+_PREFIXED_ADJECTIVE = re.compile(r"[a-z]+-[A-Z][a-z]+|\d+(?:\.\d+)?-[a-z]+")
 
 
 def is_capitalised(word: str) -> bool:

@@ -10,6 +10,7 @@ from tui.core.naming_patterns import find_candidates, intro_objects
 from tui.core.naming_text import cut_phrase, split_sentences
 
 _TITLE_LIMIT = 100
+_MIN_WORDS = 3  # a proposal phrase shorter than this is a fragment ("by hand")
 # What an analysis paper says instead of "we propose": the object is what it studies.
 _STUDIES = re.compile(
     r"\b(?:(?:[Tt]his|[Tt]he present|[Oo]ur)\s+(?:paper|work|study|article|note|thesis|"
@@ -28,10 +29,16 @@ _NOUN_PHRASE_START = re.compile(
 )
 _PARENTHESIS = re.compile(r"\s*\(\s*([^()]{1,60}?)\s*\)")
 _NAMING_WORD = re.compile(
-    r",?\s*(?:called|named|dubbed|termed|coined|namely|denoted|referred to|we call it)"
-    r"(?:\s+(?:as|by))?\s+[\"“]?"
+    r",?\s*(?:called|named|dubbed|termed|coined|namely|denoted|referred to|"
+    r"(?:that |which )?we call(?: it)?)"
+    r"(?:\s+(?:as|by))?\s+[\"“'‘]{0,2}"
 )
-_CLOSING = re.compile(r"[\"”]?,?")
+_CLOSING = re.compile(r"[\"”'’]{0,2},?")
+# ", or "DUOL" for short" after the long form repeats the name the title starts with.
+_FOR_SHORT = re.compile(r",?\s+(?:or\s+)?[\"“]?(\S+?)[\"”]?\s+(?:for|in)\s+short\b,?")
+# "Polya-Gamma augmented Thompson Sampling, achieves ...": the long form ends at the comma
+# where the sentence goes on with its verb.
+_LONG_FORM_THEN_VERB = re.compile(r"([A-Z][^,;:()]{2,80}), (?!(?:which|that|and|or)\b)[a-z]+s\b")
 _NAME_PARENTHESIS = re.compile(r"\s*\(([^()]{3,150})\)\s*,?\s*")
 _APPOSITION = re.compile(r"\s*(?:[,:;]|\s[—–-]{1,2}|\s(?:is|are)\b)\s*")
 _CLOSE_COMMA = re.compile(r"(?:\s+[a-z][\w-]*){1,2},\s+")
@@ -57,9 +64,11 @@ def build_title(text: str, name: str) -> str:
         # The description gets about the limit of its own; a long name may overrun it a
         # little rather than leave a stub ("Gecko: a stateful ... for refining LLM tool calls").
         limit = max(50, _TITLE_LIMIT + 5 - len(name) - 2)
-        if description.startswith(", "):
-            return f"{name}, {cut_phrase(description[2:], limit)}"
-        return f"{name}: {cut_phrase(description, limit)}"
+        clause = description.startswith(", ")
+        description = cut_phrase(description[2:] if clause else description, limit)
+        if not description:
+            return name  # "ECDF: " would promise a description that is not there
+        return f"{name}, {description}" if clause else f"{name}: {description}"
     phrase = _proposal(sentences) or sentences[0]
     phrase = cut_phrase(phrase, _TITLE_LIMIT)
     return phrase[:1].upper() + phrase[1:]
@@ -82,7 +91,9 @@ def _tidy_description(description: str, name: str) -> str:
         description = description[len(name) :].lstrip(" ,:;—–-")
         if not _NOUN_PHRASE_START.match(description):
             return ""
-    return _PASSIVE_VERB.sub("", description, count=1)
+    description = _PASSIVE_VERB.sub("", description, count=1)
+    verb = _LONG_FORM_THEN_VERB.match(description)
+    return verb.group(1) if verb else description
 
 
 def _description_at(phrase: str, name: str) -> str:
@@ -117,6 +128,11 @@ def _without_name(phrase: str, name: str) -> str:
         if match.group(1) == name:
             phrase = phrase[: match.start()] + phrase[match.end() :]
             break
+    if " short" in phrase:
+        for match in _FOR_SHORT.finditer(phrase):
+            if match.group(1) == name:
+                phrase = phrase[: match.start()] + phrase[match.end() :]
+                break
     for match in _NAMING_WORD.finditer(phrase):
         end = match.end()
         if phrase.startswith(name, end):
@@ -134,7 +150,13 @@ def _proposal(sentences: Sequence[str]) -> str:
             for finder in finders:
                 for start in finder(sentence):
                     phrase = sentence[start:].strip()
-                    if phrase and not _EMPTY_OBJECT.match(phrase):
+                    # "difficult to design by hand" leaves "by hand": too short to say
+                    # what the paper does, so look further.
+                    if (
+                        phrase
+                        and not _EMPTY_OBJECT.match(phrase)
+                        and len(cut_phrase(phrase, _TITLE_LIMIT).split()) >= _MIN_WORDS
+                    ):
                         return _strip_to(phrase)
     return ""
 
