@@ -1,0 +1,340 @@
+"""How the reader feels at scale: keystroke latency, start-up time, peak memory.
+
+    python bench/reader.py [--corpora ../shared/corpora] [--index-dir DIR] [--skip-50k]
+
+1. Keystroke → repainted list: the reader runs headless on the corpora (21k papers) at
+   120×40; queries are typed one character at a time, and each keystroke is timed until
+   the list has been repainted with that keystroke's result (`PaperList`'s
+   `painted_generation`). The search itself (`SearchResult.elapsed_ms`) is reported
+   beside it, so that engine time and UI time can be told apart.
+2. Start-up: the time from starting `python` to the first frame the compositor draws
+   and to the first painted list of papers (index already built), next to a minimal
+   Textual app's first frame, timed the same way in the same run; both run headless in
+   fresh processes, alternately, and the medians are compared.
+3. Peak memory at ~50k papers: the corpora twice over (copied under two names into a
+   temporary folder), read as the maximum resident set size of a reader process that
+   opens them, types a query and scrolls to the end.
+
+The reader is driven through the same factory and the same search function as the
+`paperscope` command. Indexes are kept in `--index-dir` (default: a folder in the
+system's temp dir) so that reruns skip the build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+QUERIES = ["transformer", "graph neural network", "reinforcement learning",
+           "bayesian optimization", "diffusion model", "sparse coding"]
+"""What is typed, one character at a time (spaces included)."""
+SIZE = (120, 40)
+TARGET_P95_MS = 50.0
+TARGET_STARTUP_RATIO = 1.5
+TARGET_PEAK_MB = 400.0
+
+
+# -- measurements that run inside the reader -------------------------------------------
+
+
+async def _wait_painted(app, timeout: float = 30.0) -> None:
+    """Until the latest search is on screen and the list has drawn it."""
+    from tui.app.widgets.paper_list import PaperList
+
+    reader = app.reader
+    deadline = time.perf_counter() + timeout
+    while True:
+        papers = next(iter(reader.query(PaperList)), None)  # None until composed
+        if (papers is not None and reader.library is not None
+                and reader.shown_serial == reader.search_serial and papers.generation > 0
+                and papers.painted_generation == papers.generation):
+            return
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the reader did not repaint")
+        await asyncio.sleep(0.0005)
+
+
+def _press(app, key: str) -> None:
+    """Send a key as the terminal driver does (Pilot's own waiting would be timed too)."""
+    from textual import events
+
+    char = {"space": " "}.get(key, key if len(key) == 1 else None)
+    app.post_message(events.Key(key, char))
+
+
+async def keystroke_latencies(seeds: list[str], index_dir: str,
+                              queries: list[str]) -> tuple[list[float], list[float], int]:
+    """(latency per keystroke in ms, search time per keystroke in ms, papers)."""
+    from tui.app.app import create_app
+
+    app = create_app(seeds, index_dir, "", cursor_blink=False)
+    latencies: list[float] = []
+    engine: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait_painted(app, timeout=600)
+        reader = app.reader
+        papers = len(app.library)
+        for query in queries:
+            await pilot.press("slash")
+            reader.search_box.value = ""
+            await _wait_painted(app)
+            await pilot.pause()
+            for char in query:
+                before = reader.search_serial
+                started = time.perf_counter()
+                _press(app, "space" if char == " " else char)
+                while reader.search_serial == before:  # the key has not arrived yet
+                    await asyncio.sleep(0.0002)
+                await _wait_painted(app)
+                latencies.append((time.perf_counter() - started) * 1000)
+                engine.append(reader.result.elapsed_ms)
+                await pilot.pause()  # let the detail pane catch up before the next key
+    return latencies, engine, papers
+
+
+async def scroll_latencies(seeds: list[str], index_dir: str) -> list[float]:
+    """Key → repainted list (ms) for page and line moves through every paper."""
+    from tui.app.app import create_app
+    from tui.app.widgets.paper_list import PaperList
+
+    painted = [0.0]
+    render_line = PaperList.render_line
+
+    def timed_render_line(self, y):  # the bench's probe: when did the list last draw?
+        painted[0] = time.perf_counter()
+        return render_line(self, y)
+
+    PaperList.render_line = timed_render_line
+    app = create_app(seeds, index_dir, "", cursor_blink=False)
+    latencies: list[float] = []
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await _wait_painted(app, timeout=600)
+            for key in ["pagedown"] * 30 + ["j"] * 30 + ["end", "home", "G"]:
+                await pilot.pause()
+                started = time.perf_counter()
+                _press(app, key)
+                while painted[0] < started:
+                    await asyncio.sleep(0.0002)
+                latencies.append((time.perf_counter() - started) * 1000)
+    finally:
+        PaperList.render_line = render_line
+    return latencies
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+# -- child processes: start-up and memory ----------------------------------------------
+
+
+def _probe_first_frame() -> list[float]:
+    """Record (wall clock) when the compositor first draws the screen."""
+    from textual._compositor import Compositor
+
+    frames: list[float] = []
+    render_update = Compositor.render_update
+
+    def timed(self, *args, **kwargs):  # the bench's probe, the same for both apps
+        if not frames:
+            frames.append(time.time())
+        return render_update(self, *args, **kwargs)
+
+    Compositor.render_update = timed
+    return frames
+
+
+def child_startup_reader(seeds: list[str], index_dir: str) -> None:
+    """Start the reader headless; print when its first frame and its list were drawn."""
+    frames = _probe_first_frame()
+    from tui.app.app import create_app
+
+    app = create_app(seeds, index_dir, "", cursor_blink=False)
+    painted: list[float] = []
+
+    async def exit_when_painted(pilot) -> None:
+        await _wait_painted(app, timeout=600)
+        painted.append(time.time())
+        app.exit()
+
+    app.run(headless=True, size=SIZE, auto_pilot=exit_when_painted)
+    print(frames[0], painted[0])
+
+
+def child_startup_minimal() -> None:
+    """The smallest Textual app: print when its first frame was drawn."""
+    frames = _probe_first_frame()
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Minimal(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("hello")
+
+    app = Minimal()
+
+    async def exit_when_painted(pilot) -> None:
+        while not frames:
+            await asyncio.sleep(0.0005)
+        app.exit()
+
+    app.run(headless=True, size=SIZE, auto_pilot=exit_when_painted)
+    print(frames[0], frames[0])
+
+
+def child_memory(seeds: list[str], index_dir: str) -> None:
+    """Open the reader, type a query, page through it and to the end; print peak RSS."""
+    from tui.app.app import create_app
+
+    app = create_app(seeds, index_dir, "", cursor_blink=False)
+
+    async def session(pilot) -> None:
+        await _wait_painted(app, timeout=1800)
+        await pilot.press("slash", *"neural network", "enter")
+        await _wait_painted(app)
+        await pilot.press(*["pagedown"] * 20, "end")
+        await pilot.press("escape")  # clear the query: every paper is listed again
+        await _wait_painted(app)
+        await pilot.press(*["pagedown"] * 50, "end", "enter")
+        await pilot.pause()
+        app.exit(len(app.library))
+
+    papers = app.run(headless=True, size=SIZE, auto_pilot=session)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{papers} {peak_mb:.1f}")
+
+
+def _run_child(mode: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, __file__, "--child", mode, *args], check=True,
+                          capture_output=True, text=True, cwd=ROOT)
+    return done.stdout
+
+
+def _startup(mode: str, *args: str) -> tuple[float, float]:
+    """Seconds from starting `python` to (first frame, first painted list)."""
+    started = time.time()
+    first_frame, ready = (float(x) for x in _run_child(mode, *args).split())
+    return first_frame - started, ready - started
+
+
+# -- the report ------------------------------------------------------------------------
+
+
+def build_index(seeds: list[str], index_dir: str) -> int:
+    """Open (building if needed) the index, with progress on stderr; the paper count."""
+    from tui.core.library import open_library
+
+    def progress(done: int, total: int) -> None:
+        print(f"\r  indexing {done}/{total} files", end="", file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    with open_library(seeds, index_dir, progress) as library:
+        count = len(library)
+    print(f"\r  index ready: {count:,} papers ({time.perf_counter() - started:.1f} s)",
+          file=sys.stderr)
+    return count
+
+
+def doubled_corpora(corpora: Path, folder: Path) -> Path:
+    """The corpora's lists twice, under two names, in `folder` (made once)."""
+    target = folder / "corpora-x2"
+    if not target.is_dir():
+        target.mkdir(parents=True)
+        for copy in ("a", "b"):
+            for path in sorted(corpora.glob("*.txt")):
+                if path.name != "README.md":
+                    shutil.copyfile(path, target / f"{copy}_{path.name}")
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
+    parser.add_argument("--index-dir", default=str(Path(tempfile.gettempdir())
+                                                   / "paperscope-bench"))
+    parser.add_argument("--runs", type=int, default=5, help="start-up runs of each app")
+    parser.add_argument("--skip-50k", action="store_true", help="leave out the memory run")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("child_args", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.child == "startup-reader":
+        child_startup_reader([args.child_args[0]], args.child_args[1])
+        return 0
+    if args.child == "startup-minimal":
+        child_startup_minimal()
+        return 0
+    if args.child == "memory":
+        child_memory([args.child_args[0]], args.child_args[1])
+        return 0
+
+    corpora = Path(args.corpora)
+    if not corpora.is_dir():
+        print(f"reader.py: no corpora at {corpora} (use --corpora)", file=sys.stderr)
+        return 2
+    bench_dir = Path(args.index_dir)
+    index_21k = str(bench_dir / "index-corpora")
+    seeds = [str(corpora)]
+    papers = build_index(seeds, index_21k)
+    print(f"paperscope reader benchmark · {papers:,} papers from {corpora} · "
+          f"{SIZE[0]}×{SIZE[1]} headless")
+
+    latencies, engine, _ = asyncio.run(keystroke_latencies(seeds, index_21k, QUERIES))
+    p50, p95 = _percentile(latencies, 0.5), _percentile(latencies, 0.95)
+    print(f"keystroke → repainted list ({len(latencies)} keystrokes of {len(QUERIES)} "
+          f"queries): p50 {p50:.1f} ms · p95 {p95:.1f} ms · max {max(latencies):.1f} ms "
+          f"[target p95 ≤ {TARGET_P95_MS:.0f} ms: {'met' if p95 <= TARGET_P95_MS else 'NOT met'}]")
+    print(f"  of which search (core): p50 {_percentile(engine, 0.5):.1f} ms · "
+          f"p95 {_percentile(engine, 0.95):.1f} ms · max {max(engine):.1f} ms")
+    slow = sorted(zip(latencies, engine), reverse=True)[:3]
+    print("  slowest: " + ", ".join(f"{lat:.0f} ms (search {eng:.0f})" for lat, eng in slow))
+
+    scrolls = asyncio.run(scroll_latencies(seeds, index_21k))
+    print(f"scrolling the full list ({len(scrolls)} page/line/end moves): "
+          f"p50 {_percentile(scrolls, 0.5):.1f} ms · p95 {_percentile(scrolls, 0.95):.1f} ms · "
+          f"max {max(scrolls):.1f} ms")
+
+    reader_frames, reader_lists, minimal_frames = [], [], []
+    _startup("startup-minimal")  # warm the file cache for both
+    _startup("startup-reader", seeds[0], index_21k)
+    for _ in range(args.runs):
+        minimal_frames.append(_startup("startup-minimal")[0])
+        frame, painted_list = _startup("startup-reader", seeds[0], index_21k)
+        reader_frames.append(frame)
+        reader_lists.append(painted_list)
+    minimal_s = statistics.median(minimal_frames)
+    frame_s, list_s = statistics.median(reader_frames), statistics.median(reader_lists)
+    ratio = list_s / minimal_s
+    print(f"start-up, python → first painted screen (median of {args.runs}, built index): "
+          f"minimal Textual app {minimal_s:.3f} s · reader's first frame {frame_s:.3f} s "
+          f"({frame_s / minimal_s:.2f}×) · reader's list of {papers:,} papers painted "
+          f"{list_s:.3f} s ({ratio:.2f}×) [target ≤ {TARGET_STARTUP_RATIO}×: "
+          f"{'met' if ratio <= TARGET_STARTUP_RATIO else 'NOT met'} for the painted list]")
+
+    if not args.skip_50k:
+        doubled = doubled_corpora(corpora, bench_dir)
+        index_50k = str(bench_dir / "index-corpora-x2")
+        build_index([str(doubled)], index_50k)
+        out = _run_child("memory", str(doubled), index_50k)
+        count, peak_mb = out.split()
+        print(f"peak memory, {int(count):,} papers (open, search, scroll to the end): "
+              f"{float(peak_mb):.0f} MB [target < {TARGET_PEAK_MB:.0f} MB: "
+              f"{'met' if float(peak_mb) < TARGET_PEAK_MB else 'NOT met'}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""Live search in the reader: results, order, selection, suggestions, stale answers."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from reader_helpers import settle, type_query
+from tui.app.messages import SearchDone
+from tui.app.widgets.detail import DetailView
+from tui.app.widgets.paper_list import PaperList
+from tui.app.widgets.status import MatchBanner
+from tui.core.search import search
+
+
+def names(papers: PaperList) -> list[str]:
+    return [hit.paper.name or hit.paper.title for hit in papers.hits]
+
+
+async def test_start_shows_every_bundled_paper(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        papers = app.reader.paper_list
+        assert len(papers.hits) == 38
+        assert [h.docnum for h in papers.hits] == list(range(38))  # list order
+        assert app.focused is papers
+        assert papers.cursor == 0
+        assert app.reader.detail.paper == papers.hits[0].paper
+        status = str(app.reader.query_one("#status").render())
+        assert "38 papers" in status and "list: ICML 2026 Papers" in status
+
+
+async def test_typing_lists_the_engines_hits_in_order(make_app) -> None:
+    app = make_app()
+    done: list[SearchDone] = []
+
+    def hook(message: Message) -> None:
+        if isinstance(message, SearchDone):
+            done.append(message)
+
+    async with app.run_test(size=(120, 40), message_hook=hook) as pilot:
+        await settle(pilot)
+        await type_query(pilot, "tool calls")
+        expected = search(app.library, "tool calls", limit=1000)
+        papers = app.reader.paper_list
+        assert [h.docnum for h in papers.hits] == [h.docnum for h in expected.hits]
+        assert set(names(papers)[:2]) == {"ParaTool", "Gecko"}
+        assert papers.terms == expected.terms and papers.row_height == 2
+        # One search per keystroke; the last one answered is the query as typed.
+        assert done[-1].result.query == "tool calls"
+        assert app.reader.search_box.value == "tool calls"
+        status = str(app.reader.query_one("#status").render())
+        assert status.startswith(f"{expected.total} of 38 papers")
+
+
+async def test_query_given_on_the_command_line_is_typed(make_app) -> None:
+    app = make_app(query="tool")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.reader.search_box.value == "tool"
+        assert "ParaTool" in names(app.reader.paper_list)
+        assert len(app.reader.paper_list.hits) < 38
+
+
+async def test_selection_stays_on_the_same_paper_while_typing(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        papers = app.reader.paper_list
+        gecko = next(i for i, h in enumerate(papers.hits) if h.paper.name == "Gecko")
+        papers.cursor = gecko
+        await pilot.pause()
+        await type_query(pilot, "tool")
+        assert papers.current.paper.name == "Gecko"
+        assert papers.cursor != 0  # ParaTool ranks first; the cursor followed Gecko
+        assert app.reader.detail.paper.name == "Gecko"
+        # Gecko is not about diffusion: the cursor goes to the top.
+        await type_query(pilot, "diffusion")
+        assert papers.cursor == 0
+        assert papers.current.paper.name != "Gecko"
+
+
+async def test_a_stale_answer_never_replaces_a_newer_one(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await type_query(pilot, "tool")
+        shown = list(app.reader.paper_list.hits)
+        stale = SearchDone(app.reader.search_serial - 1, search(app.library, "diffusion"))
+        app.reader.post_message(stale)
+        await settle(pilot)
+        assert app.reader.paper_list.hits == shown
+        assert app.reader.result.query == "tool"
+
+
+async def test_misspelling_offers_the_suggestion_and_enter_accepts_it(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await type_query(pilot, "transfomer")
+        banner = app.reader.query_one(MatchBanner)
+        assert banner.display
+        said = str(banner.render())
+        assert "transfomer" in said and "did you mean" in said and "transformer" in said
+        assert app.focused is app.reader.search_box
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.reader.search_box.value == "transformer"
+        assert not banner.display
+        assert app.focused is app.reader.search_box
+        await pilot.press("enter")  # no suggestion now: Enter goes to the list
+        assert app.focused is app.reader.paper_list
+
+
+async def test_nothing_matching_says_so(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await type_query(pilot, "zzqxj")
+        papers = app.reader.paper_list
+        assert papers.hits == [] and papers.current is None
+        assert "No papers match “zzqxj”" in papers.empty_text
+        assert "zzqxj" in str(app.reader.query_one(MatchBanner).render())
+        assert app.reader.query_one(DetailView).paper is None
+        assert app.reader.paper_list.render_line(1).text.strip().startswith("No papers match")

@@ -1,0 +1,156 @@
+"""The paperscope reader: the App, its global keys and the worker that opens the lists.
+
+The main view lives in `screens/reader.py`; this module owns what outlives a screen:
+the settings, the keymap, the library (opened in a thread worker that reports build
+progress) and the app-wide actions (quit, help, search, the palette).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.actions import SkipAction
+from textual.screen import Screen
+from textual.widgets import Input
+
+from tui.app import bindings
+from tui.app.commands import PaperCommands
+from tui.app.keymap import load_keymap
+from tui.app.messages import IndexProgress, LibraryFailed, LibraryReady, SearchDone
+from tui.app.screens.help import HelpScreen
+from tui.app.screens.reader import WIDE_FROM, ReaderScreen, first_screen_guess
+from tui.app.searching import run_search
+from tui.app.settings import ReaderSettings
+if TYPE_CHECKING:
+    from tui.core.library import Library
+
+
+class PaperscopeApp(App[None]):
+    """A keyboard-driven reader for conference paper lists."""
+
+    TITLE = "paperscope"
+    CSS_PATH = "paperscope.tcss"
+    BINDINGS = bindings.APP
+    COMMANDS = App.COMMANDS | {PaperCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
+    """List and detail sit side by side from 100 columns; below, one takes the screen."""
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (18, "-tall")]
+    """Short terminals get a one-line search box."""
+
+    def __init__(self, settings: ReaderSettings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.library: Library | None = None
+        """The open lists; None until the loading worker is done."""
+        self.error_message: str | None = None
+        """One line for stderr when the reader had to give up (printed by `run`)."""
+        loaded = load_keymap(settings.keymap_file)
+        self.keymap: dict[str, str] = loaded.keymap
+        """Binding id → keys, from the user's keymap file."""
+        self._startup_notices = loaded.notices
+        self.reader = ReaderScreen(settings)
+        if settings.theme:
+            self.theme = settings.theme
+
+    def get_default_screen(self) -> Screen:
+        return self.reader
+
+    def on_mount(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
+        for notice in self._startup_notices:
+            self.notify(notice, severity="warning", timeout=10)
+        self._open_library(*first_screen_guess(self.size.width, self.size.height))
+
+    # -- opening the lists ------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="library")
+    def _open_library(self, width: int, rows: int) -> None:
+        """Open the lists and answer the opening query (for a list `width` wide)."""
+        # The core and Whoosh are imported here, in the worker, so that the first frame
+        # is drawn while they load (start-up time is one of the reader's targets).
+        from tui.core.library import open_library
+        from tui.core.seeds import SeedError
+
+        settings = self.settings
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(IndexProgress(done, total))
+
+        try:
+            library = open_library(settings.seeds, settings.index_dir, progress)
+        except SeedError as exc:
+            self.post_message(LibraryFailed(str(exc)))
+            return
+        except OSError as exc:
+            self.post_message(LibraryFailed(f"cannot open the index ({exc.strerror or exc})"))
+            return
+        # Answer the opening query here too: the first screen then needs no second
+        # worker (start-up time is one of the reader's targets).
+        result, snippets = run_search(library, settings.query, settings.search_limit,
+                                      width, rows) or (None, {})
+        first = SearchDone(0, result, snippets) if result is not None else None
+        self.post_message(LibraryReady(library, first))
+
+    def on_index_progress(self, message: IndexProgress) -> None:
+        self.reader.show_progress(message.done, message.total)
+
+    def on_library_ready(self, message: LibraryReady) -> None:
+        self.library = message.library
+        for notice in message.library.notices:
+            self.notify(notice, severity="warning", timeout=10)
+        self.reader.library_ready(message.library, message.first)
+
+    def on_library_failed(self, message: LibraryFailed) -> None:
+        self.reader.show_failure(message.error)
+        self.error_message = f"paperscope: {message.error}"
+        self.exit(return_code=2)
+
+    def on_unmount(self) -> None:
+        if self.library is not None:
+            self.library.close()
+
+    # -- app-wide actions -------------------------------------------------------------
+
+    def action_help(self) -> None:
+        """Show the keys; a second press closes the help screen."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+        else:
+            self.push_screen(HelpScreen())
+
+    def action_focus_search(self) -> None:
+        """Focus the search box; where typing already goes to a text box, type the key."""
+        if isinstance(self.focused, Input) or self.screen is not self.reader:
+            raise SkipAction()
+        self.reader.set_focus(self.reader.search_box)  # at once: see ReaderScreen
+
+    def action_jump_to_paper(self) -> None:
+        """A palette of papers only."""
+        from textual.command import CommandPalette
+
+        self.push_screen(CommandPalette(providers=[PaperCommands],
+                                        placeholder="Jump to paper: type a name or title…"))
+
+    def jump_to_paper(self, docnum: int) -> None:
+        """Select paper `docnum` in the list and open it."""
+        self.reader.jump_to(docnum)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Jump to paper", "Find a paper by its name or title",
+                            self.action_jump_to_paper)
+        yield SystemCommand("Search", "Put the cursor in the search box",
+                            self.action_focus_search)
+        yield SystemCommand("Help", "Show every key", self.action_help)
+
+
+def create_app(seeds: Iterable[str] | None = None, index_dir: str | None = None,
+               query: str = "", **options: object) -> PaperscopeApp:
+    """The reader as the CLI runs it; `options` are further `ReaderSettings` fields."""
+    settings = ReaderSettings(seeds=tuple(seeds) if seeds else None, index_dir=index_dir,
+                              query=query, **options)  # type: ignore[arg-type]
+    return PaperscopeApp(settings)

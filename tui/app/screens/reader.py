@@ -1,0 +1,330 @@
+"""The reader's main screen: search box, paper list, detail pane and status line.
+
+It owns the live search. Every change of the query starts an exclusive thread worker
+(the previous one is cancelled); the worker answers with `SearchDone`, and answers of
+older queries are dropped by serial number, so a slow stale search can never overwrite
+a newer result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.events import DescendantFocus
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Input
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from tui.app import bindings
+from tui.app.messages import PaperHighlighted, PaperOpened, SearchDone, Snippets
+from tui.app.settings import ReaderSettings
+from tui.app.widgets.detail import DetailView
+from tui.app.widgets.loading import LoadingPanel
+from tui.app.widgets.paper_list import PaperList
+from tui.app.widgets.search_box import SearchBox
+from tui.app.widgets.status import MatchBanner, StatusLine, banner_text, status_text
+from tui.app.searching import run_search
+
+if TYPE_CHECKING:
+    from tui.core.library import Library
+    from tui.core.search import SearchResult
+
+WIDE_FROM = 100
+"""From this many columns, list and detail sit side by side (the app's breakpoint)."""
+_PREPARED_ROWS_EXTRA = 2
+"""Rows beyond one screen whose papers and snippets the worker prepares (a snippet
+costs about half a millisecond: it runs the analyzer over the whole abstract)."""
+
+
+def first_screen_guess(width: int, height: int) -> tuple[int, int]:
+    """(snippet width, rows) of the list on a `width`×`height` screen before layout."""
+    list_width = width // 2 if width >= WIDE_FROM else width
+    return max(20, list_width - 6), max(1, height - 8) // 2 + _PREPARED_ROWS_EXTRA
+
+
+class ReaderScreen(Screen[None]):
+    """Search, list and detail, side by side at 100 columns or more.
+
+    Focus moves with `set_focus`, not `widget.focus()`: the latter waits for the message
+    queue, so the keys typed right after `/` would still go to the list and be lost.
+    """
+
+    BINDINGS = bindings.READER
+    AUTO_FOCUS = None
+    """Focus is placed by `_place_focus`: Textual's auto-focus may land after the lists open."""
+
+    def __init__(self, settings: ReaderSettings) -> None:
+        super().__init__(classes="-loading")
+        self.settings = settings
+        self.library: Library | None = None
+        self.result: SearchResult | None = None
+        """The search result the list shows."""
+        self.search_serial = 0
+        """Serial of the latest search started; older answers are dropped."""
+        self.shown_serial = 0
+        """Serial of the search whose result is on screen."""
+        self._list_sizes: dict[str, int] = {}
+        self._pending_select: int | None = None
+        self._focus_placed = False
+        self._detail_pending = False
+        self._first: SearchDone | None = None
+
+    def compose(self) -> ComposeResult:
+        yield SearchBox(value=self.settings.query, placeholder="Search papers  ( / )",
+                        id="search")
+        yield MatchBanner(id="banner")
+        with Horizontal(id="body"):
+            yield LoadingPanel(id="loading")
+            yield PaperList(id="papers")
+            yield DetailView(id="detail")
+        yield StatusLine("Opening the paper lists…", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        box = self.query_one(SearchBox)
+        box.cursor_blink = self.settings.cursor_blink
+        self.query_one(PaperList).border_title = "Papers"
+        self.query_one(DetailView).border_title = "Detail"
+        self.query_one(MatchBanner).say(None)
+        if self.library is not None:
+            self._show_library(self.library)
+
+    # -- widgets --------------------------------------------------------------------
+
+    @property
+    def search_box(self) -> SearchBox:
+        return self.query_one(SearchBox)
+
+    @property
+    def paper_list(self) -> PaperList:
+        return self.query_one(PaperList)
+
+    @property
+    def detail(self) -> DetailView:
+        return self.query_one(DetailView)
+
+    @property
+    def idle(self) -> bool:
+        """True when the lists are open and the latest search is on screen."""
+        return (self.library is not None and self.shown_serial == self.search_serial
+                and not self._detail_pending)
+
+    # -- opening ----------------------------------------------------------------------
+
+    # These may run before the screen is composed (a bad list fails at once), hence
+    # `query`, which finds nothing then, rather than `query_one`, which raises.
+
+    def show_progress(self, done: int, total: int) -> None:
+        """The index build has indexed `done` of `total` files."""
+        for panel in self.query(LoadingPanel):
+            panel.progress(done, total)
+        for status in self.query(StatusLine):
+            status.update(f"Building the index: {done:,} of {total:,} files")
+
+    def show_failure(self, error: str) -> None:
+        """The lists could not be opened."""
+        for panel in self.query(LoadingPanel):
+            panel.fail(error)
+        for status in self.query(StatusLine):
+            status.update(error)
+
+    def library_ready(self, library: Library, first: SearchDone | None = None) -> None:
+        """The lists are open: show them with `first`, the opening query's answer."""
+        self.library = library
+        self._first = first
+        if self.is_mounted:
+            self._show_library(library)
+        # else on_mount shows it: a built index can open before the screen is composed
+
+    def _show_library(self, library: Library) -> None:
+        self._list_sizes = {str(entry["file"]): int(entry["papers"])  # type: ignore[call-overload]
+                            for entry in library.lists}
+        self.remove_class("-loading")
+        self._place_focus()
+        first, self._first = self._first, None
+        if first is not None and first.result.query == self.search_box.value:
+            # The loading worker already searched: no second thread, no second wait.
+            self.search_serial += 1
+            self.on_search_done(SearchDone(self.search_serial, first.result, first.snippets))
+        else:
+            self.start_search()  # the query changed while the lists were opening
+
+    def on_screen_resume(self) -> None:
+        if not self._focus_placed:
+            self._focus_placed = True
+            self._place_focus()
+
+    def _place_focus(self) -> None:
+        """The list once the lists are open, the search box while they open.
+
+        Someone who typed while the index was built keeps the search box.
+        """
+        if self.focused not in (None, self.search_box):
+            return
+        if self.library is not None and self.search_box.value == self.settings.query:
+            self.set_focus(self.paper_list)
+        else:
+            self.set_focus(self.search_box)
+
+    # -- search -----------------------------------------------------------------------
+
+    @on(Input.Changed, "#search")
+    def _query_changed(self) -> None:
+        self.refresh_bindings()
+        self.start_search()
+
+    def start_search(self) -> None:
+        """Search for what the box holds now (answered by `SearchDone`)."""
+        if self.library is None:
+            return
+        self.search_serial += 1
+        self._search(self.library, self.search_serial, self.search_box.value,
+                     *self.first_screen())
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def _search(self, library: Library, serial: int, query: str, width: int, rows: int) -> None:
+        worker = get_current_worker()
+        done = run_search(library, query, self.settings.search_limit, width, rows,
+                          lambda: worker.is_cancelled)
+        if done is not None and not worker.is_cancelled:
+            self.post_message(SearchDone(serial, *done))
+
+    def first_screen(self) -> tuple[int, int]:
+        """(snippet width, rows) the first screen of the list needs."""
+        papers = self.paper_list
+        region = papers.scrollable_content_region
+        if not region.width:  # not laid out yet (still loading)
+            return first_screen_guess(self.app.size.width, self.app.size.height)
+        # Rows of the first screen while searching (two lines each), a few spare.
+        return max(20, region.width - 4), region.height // 2 + _PREPARED_ROWS_EXTRA
+
+    def on_search_done(self, message: SearchDone) -> None:
+        if message.serial != self.search_serial:
+            return  # a newer query was typed meanwhile; its answer is on the way
+        self.shown_serial = message.serial
+        result = self.result = message.result
+        papers = self.paper_list
+        keep = self._pending_select if self._pending_select is not None else papers.chosen
+        empty = f"No papers match “{result.query.strip()}”." if result.query.strip() else \
+            "These lists hold no papers."
+        papers.show(result.hits, result.terms, message.snippets, keep=keep, empty_text=empty)
+        self.search_box.suggestion = result.suggestion
+        self.query_one(MatchBanner).say(banner_text(result))
+        if self._pending_select is not None:
+            self._pending_select = None
+            self.open_detail()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group == "search" and event.state == WorkerState.ERROR:
+            # The search failed; say so instead of leaving the old results unexplained.
+            self.shown_serial = self.search_serial
+            error = str(worker.error).splitlines()[0] if str(worker.error) else repr(worker.error)
+            self.query_one(StatusLine).update(f"search failed: {error}")
+
+    @on(SearchBox.AcceptSuggestion)
+    def _accept_suggestion(self) -> None:
+        box = self.search_box
+        if box.suggestion:
+            box.value = box.suggestion
+            box.cursor_position = len(box.value)
+
+    @on(SearchBox.Leave)
+    def _leave_search(self) -> None:
+        if self.library is not None:
+            self.set_focus(self.paper_list)
+
+    # -- list and detail ----------------------------------------------------------------
+
+    def on_paper_highlighted(self, message: PaperHighlighted) -> None:
+        self._update_status()
+        # The detail follows after the list's repaint, once per frame however many
+        # moves came in: wrapping an abstract must not slow the list when j is held.
+        if not self._detail_pending:
+            self._detail_pending = True
+            self.call_after_refresh(self._sync_detail)
+
+    def _sync_detail(self) -> None:
+        self._detail_pending = False
+        hit = self.paper_list.current
+        terms = self.result.terms if self.result else frozenset()
+        if hit is None:
+            self.detail.show(None)
+        elif hit.paper != self.detail.paper or terms != self.detail.terms:
+            self.detail.show(hit.paper, terms, self._list_sizes.get(hit.paper.file))
+
+    def on_paper_opened(self, message: PaperOpened) -> None:
+        self.open_detail()
+
+    def open_detail(self) -> None:
+        """Show the detail pane (the whole screen when narrow) and focus it."""
+        self.add_class("-detail-open")
+        self.set_focus(self.detail)
+
+    def jump_to(self, docnum: int) -> None:
+        """Select paper `docnum` and open it, clearing the query if it hides the paper."""
+        if self.paper_list.select_docnum(docnum):
+            self.open_detail()
+            return
+        self._pending_select = docnum
+        if self.search_box.value:
+            self.search_box.value = ""  # the search this starts selects the paper
+        else:
+            self.start_search()
+
+    def _update_status(self) -> None:
+        current = self.paper_list.current
+        papers = len(self.library) if self.library is not None else 0
+        self.query_one(StatusLine).update(status_text(
+            self.result, papers, current.paper if current else None, self.settings.show_timings))
+
+    # -- panes ----------------------------------------------------------------------------
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        # On a narrow screen the list or the detail has the screen: the one last focused.
+        if isinstance(event.widget, PaperList):
+            self.remove_class("-detail-open")
+        elif isinstance(event.widget, DetailView):
+            self.add_class("-detail-open")
+
+    def _panes(self) -> list[Widget]:
+        if self.library is None:
+            return [self.search_box]
+        return [self.search_box, self.paper_list, self.detail]
+
+    def _cycle(self, step: int) -> None:
+        panes = self._panes()
+        current = self.focused
+        index = panes.index(current) if current in panes else 0
+        target = panes[(index + step) % len(panes)]
+        if isinstance(target, DetailView):
+            self.add_class("-detail-open")  # so that a narrow screen shows it
+        self.set_focus(target)
+
+    def action_next_pane(self) -> None:
+        self._cycle(+1)
+
+    def action_previous_pane(self) -> None:
+        self._cycle(-1)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Esc is left out of the footer where it would do nothing: in the list with no
+        # query, on a wide screen.
+        if action == "back" and self.library is not None:
+            if self.focused is self.paper_list and not self.search_box.value:
+                return False
+        return True
+
+    def action_back(self) -> None:
+        """Esc: leave the search box or the detail; from the list, clear the query."""
+        focused = self.focused
+        if self.library is None:
+            return
+        if isinstance(focused, (SearchBox, DetailView)) or self.has_class("-detail-open"):
+            self.set_focus(self.paper_list)
+        elif self.search_box.value:
+            self.search_box.value = ""

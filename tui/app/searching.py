@@ -1,0 +1,36 @@
+"""One search as the reader runs it, off the UI thread: the result plus what the first
+screen of the list needs (papers, snippets), so that drawing it costs the UI little."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from tui.app.messages import Snippets
+
+if TYPE_CHECKING:
+    from tui.core.library import Library
+    from tui.core.search import SearchResult
+
+
+def run_search(library: Library, query: str, limit: int, width: int, rows: int,
+               cancelled: Callable[[], bool] = lambda: False,
+               ) -> tuple[SearchResult, Snippets] | None:
+    """Search with the one search function; None when cancelled midway.
+
+    An empty query lists every paper (no limit: the hits load their papers lazily);
+    otherwise at most `limit` hits are kept and the status line shows the total.
+    `rows` hits get their paper loaded, and while searching a `width`-wide snippet.
+    """
+    from tui.core.search import search  # loaded with the library, in the worker
+
+    result = search(library, query, limit=limit if query.strip() else None)
+    snippets: Snippets = {}
+    for hit in result.hits[:rows]:
+        if cancelled():
+            return None
+        if result.terms:
+            snippets[hit.docnum] = hit.snippet(width)
+        else:
+            hit.paper  # noqa: B018 - loads and caches the paper
+    return result, snippets

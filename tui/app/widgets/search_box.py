@@ -1,0 +1,32 @@
+"""The search box: an `Input` whose Enter and ↓ lead to the list."""
+
+from __future__ import annotations
+
+from textual.message import Message
+from textual.widgets import Input
+
+from tui.app import bindings
+
+
+class SearchBox(Input):
+    """Where queries are typed; every change starts a search (see the app)."""
+
+    BINDINGS = bindings.SEARCH
+
+    class Leave(Message):
+        """The user wants to go from the search box to the list."""
+
+    class AcceptSuggestion(Message):
+        """The user accepted the "did you mean" suggestion (Enter while one is shown)."""
+
+    suggestion: str | None = None
+    """The engine's "did you mean" for the current query, which Enter accepts."""
+
+    def action_submit(self) -> None:
+        if self.suggestion:
+            self.post_message(self.AcceptSuggestion())
+        else:
+            self.post_message(self.Leave())
+
+    def action_to_list(self) -> None:
+        self.post_message(self.Leave())
