@@ -22,8 +22,10 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     return True
 
 
-TEST_OPTIONS = dict(theme="textual-dark", cursor_blink=False, show_timings=False)
-"""What makes screenshots repeatable: a fixed theme, no blinking, no timings."""
+TEST_OPTIONS = dict(theme="textual-dark", cursor_blink=False, show_timings=False,
+                    read_after=0)
+"""What makes screenshots repeatable: a fixed theme, no blinking, no timings, and no
+auto-read timer (a slow machine would otherwise catch a paper marked read or not)."""
 
 
 @pytest.fixture(scope="session")

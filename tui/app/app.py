@@ -24,6 +24,7 @@ from tui.app.screens.help import HelpScreen
 from tui.app.screens.reader import WIDE_FROM, ReaderScreen, first_screen_guess
 from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
+from tui.core.state import StateStore
 if TYPE_CHECKING:
     from tui.core.library import Library
 
@@ -51,6 +52,9 @@ class PaperscopeApp(App[None]):
         self.keymap: dict[str, str] = loaded.keymap
         """Binding id → keys, from the user's keymap file."""
         self._startup_notices = loaded.notices
+        self.state = StateStore()
+        """Stars, read marks and notes (the core's store; saved after every change)."""
+        self._notices_shown: set[str] = set()
         self.reader = ReaderScreen(settings)
         if settings.theme:
             self.theme = settings.theme
@@ -63,6 +67,7 @@ class PaperscopeApp(App[None]):
             self.set_keymap(self.keymap)
         for notice in self._startup_notices:
             self.notify(notice, severity="warning", timeout=10)
+        self.report_state_notices()
         self._open_library(*first_screen_guess(self.size.width, self.size.height))
 
     # -- opening the lists ------------------------------------------------------------
@@ -91,7 +96,7 @@ class PaperscopeApp(App[None]):
         # Answer the opening query here too: the first screen then needs no second
         # worker (start-up time is one of the reader's targets).
         result, snippets = run_search(library, settings.query, settings.search_limit,
-                                      width, rows) or (None, {})
+                                      width, rows, state=self.state) or (None, {})
         first = SearchDone(0, result, snippets) if result is not None else None
         self.post_message(LibraryReady(library, first))
 
@@ -110,8 +115,17 @@ class PaperscopeApp(App[None]):
         self.exit(return_code=2)
 
     def on_unmount(self) -> None:
+        self.state.save()  # normally a no-op: each change is saved as it is made
         if self.library is not None:
             self.library.close()
+
+    def report_state_notices(self) -> None:
+        """Show the reading state's new problems (a corrupt file moved aside, a folder
+        that cannot be written) as notifications; each one once."""
+        for notice in self.state.notices:
+            if notice not in self._notices_shown:
+                self._notices_shown.add(notice)
+                self.notify(notice, title="Reading state", severity="warning", timeout=10)
 
     # -- app-wide actions -------------------------------------------------------------
 

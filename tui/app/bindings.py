@@ -99,6 +99,37 @@ DETAIL = [
 ]
 """Keys of the detail pane."""
 
+READING = [
+    Binding("s", "toggle_star", "Star", id="reading.star",
+            tooltip="Star or unstar the selected paper (★ in the list)."),
+    Binding("m", "toggle_read", "Read", show=False, id="reading.read",
+            tooltip="Mark the selected paper read or unread (unread: • and bold)."),
+    Binding("e", "edit_note", "Note", id="reading.note",
+            tooltip="Write a note on the selected paper (shown in the detail pane)."),
+    Binding("f", "cycle_filter", "Filter", id="reading.filter",
+            tooltip="Show all papers, then starred, unread, with notes."),
+    Binding("S", "cycle_sort", "Sort", show=False, id="reading.sort",
+            tooltip="Sort by relevance, then list order, then name A–Z."),
+    Binding("r", "similar", "Similar", id="reading.similar",
+            tooltip="List the papers most like the selected one (Esc goes back)."),
+    Binding("y", "copy_abstract", "Copy", show=False, id="reading.copy_abstract",
+            tooltip="Copy the abstract to the clipboard."),
+    Binding("Y", "copy_reference", "Copy ref", show=False, id="reading.copy_reference",
+            tooltip="Copy a reference (title, name, list, id) to the clipboard."),
+    Binding("o", "open_link", "Open link", show=False, id="reading.open_link",
+            tooltip="Open the paper's first link in the browser."),
+    Binding("x", "export", "Export", show=False, id="reading.export",
+            tooltip="Export the listed papers to a Markdown file in the current folder."),
+]
+"""Keys that act on the reading state and the selected paper (list and detail pane)."""
+
+NOTE = [
+    Binding("ctrl+s", "save", "Save", id="note.save", tooltip="Save the note."),
+    Binding("escape", "cancel", "Cancel", id="note.cancel",
+            tooltip="Close the editor without saving."),
+]
+"""Keys of the note editor (on top of the text area's editing keys)."""
+
 HELP = [
     Binding("escape,q,question_mark,f1", "close", "Close", id="help.close",
             tooltip="Close the help screen."),
@@ -123,6 +154,8 @@ SCOPES = [
     Scope("Search box", SEARCH),
     Scope("Paper list", LIST),
     Scope("Detail pane", DETAIL),
+    Scope("Reading (list and detail)", READING),
+    Scope("Note editor", NOTE),
     Scope("Help screen", HELP[:1]),
 ]
 """The bindings in the order the help screen lists them."""
@@ -130,4 +163,5 @@ SCOPES = [
 
 def binding_ids() -> set[str]:
     """Every binding id the reader knows, for checking keymap files."""
-    return {b.id for scope in (APP, READER, SEARCH, LIST, DETAIL, HELP) for b in scope if b.id}
+    scopes = (APP, READER, SEARCH, LIST, DETAIL, READING, NOTE, HELP)
+    return {b.id for scope in scopes for b in scope if b.id}

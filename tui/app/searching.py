@@ -3,7 +3,7 @@ screen of the list needs (papers, snippets), so that drawing it costs the UI lit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tui.app.messages import Snippets
@@ -11,20 +11,28 @@ from tui.app.messages import Snippets
 if TYPE_CHECKING:
     from tui.core.library import Library
     from tui.core.search import SearchResult
+    from tui.core.state import StateStore
 
 
 def run_search(library: Library, query: str, limit: int, width: int, rows: int,
-               cancelled: Callable[[], bool] = lambda: False,
+               cancelled: Callable[[], bool] = lambda: False, *,
+               state: StateStore | None = None, sort: str = "relevance",
+               filters: Sequence[str] = (),
                ) -> tuple[SearchResult, Snippets] | None:
     """Search with the one search function; None when cancelled midway.
 
     An empty query lists every paper (no limit: the hits load their papers lazily);
     otherwise at most `limit` hits are kept and the status line shows the total.
     `rows` hits get their paper loaded, and while searching a `width`-wide snippet.
+    `state` answers `is:starred` and the like in the query; `filters` (such names too)
+    narrow the result further, as the reader's `f` filter does; `sort` is a core SORTS.
     """
-    from tui.core.search import search  # loaded with the library, in the worker
+    from tui.core.filters import allowed  # loaded with the library, in the worker
+    from tui.core.search import search
 
-    result = search(library, query, limit=limit if query.strip() else None)
+    within = allowed(library, state, list(filters)) if filters else None
+    result = search(library, query, limit=limit if query.strip() else None, sort=sort,
+                    within=within, state=state)
     snippets: Snippets = {}
     for hit in result.hits[:rows]:
         if cancelled():

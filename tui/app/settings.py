@@ -26,3 +26,5 @@ class ReaderSettings:
     """A keymap file to use instead of the usual places."""
     search_limit: int = 1000
     """At most this many hits of a query are listed; the status line shows the total."""
+    read_after: float = 3.0
+    """Seconds a paper stays in the detail pane before it is marked read (0: never)."""

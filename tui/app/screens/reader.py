@@ -20,14 +20,15 @@ from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from tui.app import bindings
-from tui.app.messages import PaperHighlighted, PaperOpened, SearchDone, Snippets
+from tui.app.messages import PaperHighlighted, PaperOpened, SearchDone
+from tui.app.reading import ReadingActions
+from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
 from tui.app.widgets.detail import DetailView
 from tui.app.widgets.loading import LoadingPanel
 from tui.app.widgets.paper_list import PaperList
 from tui.app.widgets.search_box import SearchBox
 from tui.app.widgets.status import MatchBanner, StatusLine, banner_text, status_text
-from tui.app.searching import run_search
 
 if TYPE_CHECKING:
     from tui.core.library import Library
@@ -40,20 +41,27 @@ _PREPARED_ROWS_EXTRA = 2
 costs about half a millisecond: it runs the analyzer over the whole abstract)."""
 
 
+_PAPER_ACTIONS = frozenset({
+    "toggle_star", "toggle_read", "edit_note", "similar", "copy_abstract", "copy_reference",
+    "open_link",
+})
+"""Reading actions that need a selected paper."""
+
+
 def first_screen_guess(width: int, height: int) -> tuple[int, int]:
     """(snippet width, rows) of the list on a `width`×`height` screen before layout."""
     list_width = width // 2 if width >= WIDE_FROM else width
     return max(20, list_width - 6), max(1, height - 8) // 2 + _PREPARED_ROWS_EXTRA
 
 
-class ReaderScreen(Screen[None]):
+class ReaderScreen(ReadingActions, Screen[None]):
     """Search, list and detail, side by side at 100 columns or more.
 
     Focus moves with `set_focus`, not `widget.focus()`: the latter waits for the message
     queue, so the keys typed right after `/` would still go to the list and be lost.
     """
 
-    BINDINGS = bindings.READER
+    BINDINGS = bindings.READER + bindings.READING
     AUTO_FOCUS = None
     """Focus is placed by `_place_focus`: Textual's auto-focus may land after the lists open."""
 
@@ -90,6 +98,8 @@ class ReaderScreen(Screen[None]):
         self.query_one(PaperList).border_title = "Papers"
         self.query_one(DetailView).border_title = "Detail"
         self.query_one(MatchBanner).say(None)
+        state = self.app.state  # type: ignore[attr-defined]
+        self.query_one(PaperList).state = self.query_one(DetailView).state = state
         if self.library is not None:
             self._show_library(self.library)
 
@@ -182,6 +192,7 @@ class ReaderScreen(Screen[None]):
         if self.library is None:
             return
         self.search_serial += 1
+        self.similar_of = None  # a search replaces the similar papers
         self._search(self.library, self.search_serial, self.search_box.value,
                      *self.first_screen())
 
@@ -189,7 +200,8 @@ class ReaderScreen(Screen[None]):
     def _search(self, library: Library, serial: int, query: str, width: int, rows: int) -> None:
         worker = get_current_worker()
         done = run_search(library, query, self.settings.search_limit, width, rows,
-                          lambda: worker.is_cancelled)
+                          lambda: worker.is_cancelled, state=self.state, sort=self.sort_key,
+                          filters=self.filter_names)
         if done is not None and not worker.is_cancelled:
             self.post_message(SearchDone(serial, *done))
 
@@ -213,7 +225,7 @@ class ReaderScreen(Screen[None]):
             "These lists hold no papers."
         papers.show(result.hits, result.terms, message.snippets, keep=keep, empty_text=empty)
         self.search_box.suggestion = result.suggestion
-        self.query_one(MatchBanner).say(banner_text(result))
+        self.query_one(MatchBanner).say(self.banner_for_similar() or banner_text(result))
         if self._pending_select is not None:
             self._pending_select = None
             self.open_detail()
@@ -256,6 +268,7 @@ class ReaderScreen(Screen[None]):
             self.detail.show(None)
         elif hit.paper != self.detail.paper or terms != self.detail.terms:
             self.detail.show(hit.paper, terms, self._list_sizes.get(hit.paper.file))
+        self.schedule_read(hit.paper if hit is not None else None)
 
     def on_paper_opened(self, message: PaperOpened) -> None:
         self.open_detail()
@@ -264,6 +277,7 @@ class ReaderScreen(Screen[None]):
         """Show the detail pane (the whole screen when narrow) and focus it."""
         self.add_class("-detail-open")
         self.set_focus(self.detail)
+        self.schedule_read(self.selected_paper)  # a narrow screen shows it from now
 
     def jump_to(self, docnum: int) -> None:
         """Select paper `docnum` and open it, clearing the query if it hides the paper."""
@@ -279,8 +293,11 @@ class ReaderScreen(Screen[None]):
     def _update_status(self) -> None:
         current = self.paper_list.current
         papers = len(self.library) if self.library is not None else 0
-        self.query_one(StatusLine).update(status_text(
-            self.result, papers, current.paper if current else None, self.settings.show_timings))
+        text = status_text(self.result, papers, current.paper if current else None,
+                           self.settings.show_timings,
+                           filtered=bool(self.filter_index) or self.similar_of is not None)
+        view = self.view_status()
+        self.query_one(StatusLine).update(f"{text} · {view}" if view else text)
 
     # -- panes ----------------------------------------------------------------------------
 
@@ -312,11 +329,14 @@ class ReaderScreen(Screen[None]):
         self._cycle(-1)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Esc is left out of the footer where it would do nothing: in the list with no
-        # query, on a wide screen.
+        # Esc is left out of the footer where it would do nothing: in the list, with no
+        # query to clear.
         if action == "back" and self.library is not None:
-            if self.focused is self.paper_list and not self.search_box.value:
+            if (self.focused is self.paper_list and not self.search_box.value
+                    and self.similar_of is None):
                 return False
+        if action in _PAPER_ACTIONS and self.paper_list.current is None:
+            return None  # shown dimmed: no paper selected
         return True
 
     def action_back(self) -> None:
@@ -326,5 +346,7 @@ class ReaderScreen(Screen[None]):
             return
         if isinstance(focused, (SearchBox, DetailView)) or self.has_class("-detail-open"):
             self.set_focus(self.paper_list)
+        elif self.leave_similar():
+            pass
         elif self.search_box.value:
             self.search_box.value = ""

@@ -16,9 +16,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.app import bindings
+from tui.app.widgets.detail_reading import reading_text
 from tui.app.widgets.detail_text import MATCH_META, DetailStyles, detail_text
 if TYPE_CHECKING:
     from tui.core.model import Paper
+    from tui.core.state import StateStore
 
 _CONTEXT_LINES = 2
 """Lines kept above a match that n/N scrolls to, so it is read in context."""
@@ -59,6 +61,8 @@ class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
         self.match_lines: list[int] = []
         """The wrapped line of each match, in order."""
         self.placeholder = "No paper selected."
+        self.state: StateStore | None = None
+        """Reading state (star, read, note) shown under the abstract; None shows none."""
         self._strips: list[Strip] = []
         self._width = 0
 
@@ -71,6 +75,10 @@ class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
         self._rebuild()
         if not same_paper:
             self.scroll_to(y=0, animate=False, immediate=True)
+
+    def refresh_text(self) -> None:
+        """Redraw the paper, keeping the scroll position (after its state changed)."""
+        self._rebuild()
 
     def _rebuild(self) -> None:
         width = self.scrollable_content_region.width
@@ -85,6 +93,8 @@ class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
         else:
             text, self.match_count = detail_text(self.paper, self.terms, self._styles(),
                                                  self.list_size, self.current_match)
+            if self.state is not None:
+                text.append_text(reading_text(self.paper, self.state, self._styles()))
         lines = console.render_lines(text, console.options.update(width=width, height=None),
                                      pad=False)
         self._strips = [Strip(line) for line in lines]

@@ -9,6 +9,7 @@ snippet).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.style import Style
@@ -25,6 +26,7 @@ from tui.app.widgets.paper_row import MARKER_CELLS, RowStyles, label_line, snipp
 if TYPE_CHECKING:
     from tui.core.model import Paper
     from tui.core.search import Hit
+    from tui.core.state import StateStore
 
 _CURSOR_BAR = "▌"
 """Marks the cursor row without colour too (NO_COLOR, monochrome terminals)."""
@@ -82,6 +84,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """Docnum of the paper the user last put the cursor on. New results select it
         when they hold it, so a paper that drops out while a word is half typed is
         selected again once the word is complete."""
+        self.state: StateStore | None = None
+        """Reading state for the row markers (star, unread); None draws no markers."""
         self._snippets: Snippets = {}
         self._strips: dict[tuple[int, int, int, bool, bool], Strip] = {}
 
@@ -138,9 +142,16 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def row_markers(self, paper: Paper) -> Text | None:
         """Markers shown before a paper's label, `MARKER_CELLS` wide; None for blanks.
 
-        Reading state (star, unread) plugs in here; call `refresh_rows` when it changes.
+        `★` for a starred paper, `•` for an unread one: characters rather than colours,
+        so that they read under NO_COLOR too. Call `refresh_rows` when they change.
         """
-        return None
+        state = self.state
+        if state is None:
+            return None
+        style = _without_background(self.get_component_rich_style("paper-list--marker"))
+        star = "★" if state.is_starred(paper.id) else " "
+        unread = " " if state.is_read(paper.id) else "•"
+        return Text(f"{star}{unread} ", style=style)
 
     # -- movement -----------------------------------------------------------------
 
@@ -265,6 +276,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         if line == 0:
             bar = Text(_CURSOR_BAR if is_cursor else " ", style=_without_background(
                 self.get_component_rich_style("paper-list--cursor-bar")))
+            if self.state is not None and self.state.is_read(hit.paper.id):
+                # A read paper's name loses its bold: unread ones stand out.
+                styles = replace(styles, head=styles.rest)
             text = bar + label_line(hit.paper, width - 1, styles, self.row_markers(hit.paper))
         else:
             excerpt, spans = self._snippet(hit, width - MARKER_CELLS - 1)

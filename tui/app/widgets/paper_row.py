@@ -15,8 +15,8 @@ from rich.text import Text
 if TYPE_CHECKING:
     from tui.core.model import Paper
 
-MARKER_CELLS = 2
-"""Cells kept before the label for per-paper markers (star, unread) added later."""
+MARKER_CELLS = 3
+"""Cells before the label for per-paper markers: star, unread, and a blank before the name."""
 _SHORT_TITLE_WORDS = 4
 _SOURCE_FROM_CELLS = 40
 """Rows narrower than this leave out the list's name (the status line still has it)."""

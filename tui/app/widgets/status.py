@@ -15,12 +15,15 @@ if TYPE_CHECKING:
 
 
 def status_text(result: SearchResult | None, papers: int, current: Paper | None,
-                show_timings: bool = True) -> str:
-    """E.g. `12 of 38 papers · list: ICML 2026 Papers · 4 ms`."""
+                show_timings: bool = True, filtered: bool = False) -> str:
+    """E.g. `12 of 38 papers · list: ICML 2026 Papers · 4 ms`.
+
+    `filtered`: the list is narrowed (by the reader's filter) even with no query.
+    """
     if result is None:
         return f"{papers:,} papers"
     shown = len(result.hits)
-    if not result.query.strip():
+    if not result.query.strip() and not filtered:
         parts = [f"{papers:,} papers"]
     elif shown < result.total:
         parts = [f"first {shown:,} of {result.total:,} matches · {papers:,} papers"]

@@ -1,0 +1,61 @@
+"""The note editor: a modal text area over the reader.
+
+It answers with the new text (`dismiss(text)`) or with None when cancelled, so the
+reader alone decides what to store; the editor knows nothing of the reading state.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, TextArea
+
+from tui.app import bindings
+
+
+class NoteScreen(ModalScreen[str | None]):
+    """Edit one paper's note: ctrl+s or Save saves, Esc or Cancel leaves it as it was."""
+
+    BINDINGS = bindings.NOTE
+
+    def __init__(self, title: str, note: str) -> None:
+        super().__init__()
+        self.paper_title = title
+        """The paper the note is on, shown above the editor."""
+        self.note = note
+        """The note as it was when the editor opened."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="note-dialog"):
+            yield Label(f"Note on {self.paper_title}", id="note-title")
+            yield TextArea(self.note, id="note-text", soft_wrap=True, show_line_numbers=False)
+            with Horizontal(id="note-buttons"):
+                yield Label("ctrl+s save · Esc cancel", id="note-hint")
+                yield Button("Save", variant="primary", id="note-save")
+                yield Button("Cancel", id="note-cancel")
+
+    def on_mount(self) -> None:
+        area = self.query_one(TextArea)
+        area.cursor_blink = getattr(self.app, "settings", None) is None or \
+            self.app.settings.cursor_blink  # type: ignore[attr-defined]
+        area.move_cursor(area.document.end)
+        self.set_focus(area)
+
+    @property
+    def text(self) -> str:
+        """What the editor holds now."""
+        return self.query_one(TextArea).text
+
+    def action_save(self) -> None:
+        self.dismiss(self.text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "note-save":
+            self.action_save()
+        else:
+            self.action_cancel()
