@@ -54,8 +54,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     with load(args) as library:
         if args.query == ["-"]:
             found = False
-            for line in sys.stdin:
-                query = line.rstrip("\n")
+            # Bytes, decoded leniently: one undecodable line must not fail the batch.
+            for raw_line in sys.stdin.buffer:
+                query = raw_line.decode("utf-8", "replace").rstrip("\r\n")
                 result = search(library, query, limit=args.limit)
                 found |= bool(result.hits)
                 print(json.dumps({"query": query, "hits": [hit_json(h) for h in result.hits]},

@@ -33,6 +33,9 @@ class Library:
         self.notices: list[str] = list(opened.notices)
         self._lock = threading.RLock()
         self.searcher = opened.searcher
+        # Whoosh's FileIndex.schema re-reads the table of contents from disk on every
+        # access; an open library must keep working if the folder is rebuilt or deleted.
+        self.schema = self.searcher.schema
         self._papers: dict[int, Paper] = {}
 
     @property
@@ -96,17 +99,32 @@ class Library:
     @cached_property
     def prefix_table(self) -> dict[str, list[str]]:
         """Short prefix → its most frequent indexed terms (built with the index)."""
-        return read_json(self.ix.storage, PREFIX_FILE)  # type: ignore[return-value]
+        table = self._side_file(read_json, PREFIX_FILE)
+        return table if isinstance(table, dict) else {}
 
     @cached_property
     def vocabulary(self) -> frozenset[str]:
         """The unstemmed words of the abstracts, for spelling suggestions."""
-        return frozenset(read_json(self.ix.storage, WORDS_FILE))  # type: ignore[arg-type]
+        words = self._side_file(read_json, WORDS_FILE)
+        return frozenset(words) if isinstance(words, list) else frozenset()
+
+    def _side_file(self, reader, name: str) -> object:
+        """Read a side file; if it is gone or damaged, say so once and do without."""
+        try:
+            return reader(self.ix.storage, name)
+        except Exception:  # noqa: BLE001 - typing aids must never stop a search
+            self.notices.append(f"index file {name} is missing or damaged; "
+                                "run 'paperscope index --rebuild'")
+            return None
 
     @cached_property
     def scorer(self) -> Scorer:
         """The BM25 scorer over this library's index, with its posting cache."""
-        norms = {name: norms_for(read_lengths(self.ix.storage, name)) for name in SCORED_FIELDS}
+        norms = {}
+        for name in SCORED_FIELDS:
+            lengths = self._side_file(read_lengths, name)
+            if lengths is not None and len(lengths) == len(self):
+                norms[name] = norms_for(lengths)
         return Scorer(self.searcher, norms, PostingCache(self.searcher.reader()),
                       lambda q: sorted(q.docs(self.searcher)))
 

@@ -27,6 +27,7 @@ _MINUS = re.compile(r"(?:(?<=^)|(?<=[\s(]))-(?=[\w\"(])")
 _FIELD = re.compile(r"(?<![\w:])(\w+):")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _PLAIN_WORD = re.compile(r"(?:^|[\s(])([^\W_][\w]*)$")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _QUESTION = re.compile(r"(?<!\w)\?|\?(?!\w)")
 _ALLOWED_FIELDS = frozenset(QUERY_FIELDS) | {"id"}
 
@@ -47,7 +48,7 @@ class ParsedQuery:
 
 def clean(raw: str) -> str:
     """Remove control characters, cap the length, and rewrite `-word` as NOT word."""
-    text = _CONTROL.sub(" ", raw)[:MAX_QUERY_CHARS]
+    text = _CONTROL.sub(" ", without_surrogates(raw))[:MAX_QUERY_CHARS]
     # A question mark ends a question ("which paper proposed X?"); only inside a word
     # (`colo?r`) is it a wildcard.
     text = _QUESTION.sub(" ", text)
@@ -63,8 +64,18 @@ def clean(raw: str) -> str:
     return text
 
 
+def without_surrogates(text: str) -> str:
+    """Replace lone surrogates (undecodable bytes from argv or a pipe) with U+FFFD.
+
+    They cannot be encoded as UTF-8, so they would fail deep inside Whoosh or when
+    printed; the replacement keeps the rest of the query intact.
+    """
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def analyse(raw: str, prefix: bool = True) -> ParsedQuery:
     """Clean `raw` and note its structure and last word."""
+    raw = without_surrogates(raw)
     text = clean(raw)
     structured = bool(re.search(r"\b(?:AND|OR)\b", text))
     match = _PLAIN_WORD.search(raw[:MAX_QUERY_CHARS]) if prefix else None
@@ -82,6 +93,9 @@ def make_parser(schema, group_and: bool = True) -> qparser.QueryParser:
     # Ranges, boosts and `*:*` are not part of the language and only invite surprises.
     for plugin in (qparser.RangePlugin, qparser.BoostPlugin, qparser.EveryPlugin):
         parser.remove_plugin_class(plugin)
+    # Only AND, OR and NOT: Whoosh's ANDNOT/ANDMAYBE/REQUIRE build both operands twice,
+    # so a chain of them costs 2^n, and they are not part of paperscope's language.
+    parser.replace_plugin(qparser.OperatorsPlugin(AndNot=None, AndMaybe=None, Require=None))
     return parser
 
 

@@ -29,7 +29,9 @@ from tui.core.filters import allowed, docnums_of, split_filters
 from tui.core.highlight import Spans, match_spans, snippet
 from tui.core.library import Library
 from tui.core.model import Paper
-from tui.core.query import ParsedQuery, analyse, last_term, to_whoosh, words_query
+from tui.core.query import (
+    ParsedQuery, analyse, last_term, to_whoosh, without_surrogates, words_query,
+)
 from tui.core.render import render
 from tui.core.schema import FIELD_BOOSTS
 from tui.core.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
@@ -54,7 +56,7 @@ _EXPAND_SCAN = 4000
 """Stop scanning the term dictionary for a long prefix after this many terms."""
 _HIGHLIGHT_FIELDS = frozenset({"name", "title", "text", "alias", "list"})
 SORTS = ("relevance", "list", "name")
-_MAX_FUZZY_WORDS = 8
+_MAX_FUZZY_WORDS = 4
 _MAX_WILDCARD_TERMS = 32
 
 
@@ -124,6 +126,7 @@ def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool
     `has:note` in the query. `sort` is one of SORTS.
     """
     started = time.perf_counter()
+    query = without_surrogates(query)
     text, names = split_filters(query)
     chosen = allowed(library, state, names)
     if chosen is not None:
@@ -139,7 +142,7 @@ def _search(library: Library, query: str, limit: int | None, prefix: bool,
     parsed = analyse(query, prefix)
     if not parsed.words:
         return _everything(library, query, limit, within, sort)
-    schema = library.ix.schema
+    schema = library.schema
     strict = _expand(library, to_whoosh(parsed, schema, group_and=True), parsed)
     want = limit if sort == "relevance" else None
     docs, total = _run(library, strict, want, within)
@@ -351,7 +354,7 @@ def _rescue(library: Library, parsed: ParsedQuery, limit: int | None,
             result.suggestion, result.fuzzy = corrected, True
             return
     clauses = []
-    for word in parsed.words[:_MAX_FUZZY_WORDS]:
+    for word in list(dict.fromkeys(parsed.words))[:_MAX_FUZZY_WORDS]:
         for term in words_query((word,), True).all_terms() if len(word) > 3 else ():
             clauses.append(wq.FuzzyTerm("text", term[1], maxdist=1 if len(word) < 7 else 2,
                                         prefixlength=1))

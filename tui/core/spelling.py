@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import TYPE_CHECKING
 
 from tui.core.analysis import STOP_WORDS, fold, stem
@@ -14,8 +15,10 @@ if TYPE_CHECKING:
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _WORD = re.compile(r"(?<![\w:])([^\W\d_]{4,20})\b(?!:)")
 _MAX_CORRECTIONS = 8
+_BUDGET_SECONDS = 0.15
+"""A suggestion is a courtesy: past this, the remaining words are left as typed."""
 """Past this many unknown words a query is not a typo; correcting it costs seconds."""
-_MAX_EDITS2_LEN = 12
+_MAX_EDITS2_LEN = 8
 """Two-edit candidates grow with the square of the length; beyond this, one edit only."""
 
 
@@ -51,6 +54,7 @@ def suggest(library: "Library", parsed: "ParsedQuery") -> str | None:
     reader = library.searcher.reader()
     changed = False
     tried = 0
+    deadline = time.perf_counter() + _BUDGET_SECONDS
 
     def fix(match: re.Match[str]) -> str:
         nonlocal changed, tried
@@ -62,7 +66,7 @@ def suggest(library: "Library", parsed: "ParsedQuery") -> str | None:
                 or reader.doc_frequency("text", stem(word)):
             return original
         tried += 1
-        if tried > _MAX_CORRECTIONS:
+        if tried > _MAX_CORRECTIONS or time.perf_counter() > deadline:
             return original
         fixed = correct_word(library, word)
         if fixed is None or fixed == word:

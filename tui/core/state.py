@@ -222,6 +222,14 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(text.split()) or type(exc).__name__
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class StateStore:
     """Stars, read marks and notes for papers, by :attr:`Paper.id`, saved to a JSON file.
 
@@ -301,6 +309,9 @@ class StateStore:
 
     def set_note(self, paper_id: str, text: str) -> None:
         """Set the paper's note; a blank text removes it."""
+        # Lone surrogates (undecodable pasted bytes) cannot be written as UTF-8 and
+        # would make every later save fail; they become U+FFFD.
+        text = text.encode("utf-8", "replace").decode("utf-8") if not _encodable(text) else text
         with self._mutex:
             self._record(paper_id, "note", text if text.strip() else "")
         self._autosave()
