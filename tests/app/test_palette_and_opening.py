@@ -139,3 +139,20 @@ def test_the_app_module_leaves_the_core_to_the_loading_worker() -> None:
     code = ("import sys, tui.app.app; "
             "assert not [m for m in sys.modules if m.startswith(('whoosh', 'tui.core.search'))]")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
+
+
+async def test_palette_filters_by_list_and_shows_counts(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await _choose_in_palette(pilot, "list 论文", "ICML 2026 论文列表 (19 papers)")
+        await settle(pilot)
+        assert app.reader.search_box.value.startswith('list:"ICML 2026 论文列表"')
+        shown = [hit.paper for hit in app.reader.paper_list.hits]
+        assert len(shown) == 19
+        assert {p.list_title for p in shown} == {"ICML 2026 论文列表"}
+        await pilot.press("ctrl+p")
+        await _choose_in_palette(pilot, "all lists", "List: all lists (38 papers)")
+        await settle(pilot)
+        assert app.reader.search_box.value == ""

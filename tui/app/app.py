@@ -8,6 +8,7 @@ progress) and the app-wide actions (quit, help, search, the palette).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -160,6 +161,25 @@ class PaperscopeApp(App[None]):
         yield SystemCommand("Search", "Put the cursor in the search box",
                             self.action_focus_search)
         yield SystemCommand("Help", "Show every key", self.action_help)
+        yield from self._list_commands()
+
+    def _list_commands(self) -> Iterable[SystemCommand]:
+        """The list filter: one command per loaded list, with its paper count."""
+        if self.library is None or len(self.library.lists) < 2:
+            return
+        yield SystemCommand(f"List: all lists ({len(self.library)} papers)",
+                            "Show the papers of every list", partial(self.show_list, None))
+        for summary in self.library.lists:
+            title = str(summary["title"])
+            yield SystemCommand(f"List: {title} ({summary['papers']} papers)",
+                                f"Show only the papers of {summary['file']}",
+                                partial(self.show_list, title))
+
+    def show_list(self, title: str | None) -> None:
+        """Restrict the results to one list (a `list:` query), or show every list."""
+        box = self.reader.search_box
+        box.value = "" if title is None else 'list:"{}" '.format(title.replace('"', " "))
+        self.reader.set_focus(box)
 
 
 def create_app(seeds: Iterable[str] | None = None, index_dir: str | None = None,
