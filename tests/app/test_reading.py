@@ -175,6 +175,12 @@ async def test_f_cycles_all_starred_unread_with_notes(make_app) -> None:
         await settle(pilot)
         assert listed() == starred and "filter: starred" in status.text
         assert status.text.startswith(f"2 of {total} papers")
+        # Unstarring in the starred view takes the paper out of it at once.
+        reader.paper_list.select_docnum(hits[0].docnum)
+        await pilot.press("s")
+        await settle(pilot)
+        assert listed() == starred - {hits[0].paper.id}
+        app.state.toggle_star(hits[0].paper.id)
         await pilot.press("f")
         await settle(pilot)
         assert len(reader.paper_list.hits) == total - 1

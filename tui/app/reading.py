@@ -164,11 +164,18 @@ class ReadingActions:
             self.app.bell()
         return paper
 
-    def reading_state_changed(self) -> None:
-        """Redraw what shows the reading state, and report the store's problems."""
+    def reading_state_changed(self, by_user: bool = True) -> None:
+        """Redraw what shows the reading state, and report the store's problems.
+
+        Under a filter, a change the user made (unstarring in the starred view) runs
+        the search again so the list agrees with the filter; the automatic read mark
+        does not, so the paper being read does not vanish from under the reader.
+        """
         self.paper_list.refresh_rows()
         self.detail.refresh_text()
         self.app.report_state_notices()
+        if by_user and self.filter_index:
+            self.start_search()  # type: ignore[attr-defined]
 
     # -- star, read, note ---------------------------------------------------------------
 
@@ -231,7 +238,7 @@ class ReadingActions:
             return
         if not self.state.is_read(paper_id):
             self.state.set_read(paper_id, True)
-            self.reading_state_changed()
+            self.reading_state_changed(by_user=False)
 
     # -- filter, sort, similar -----------------------------------------------------------
 
