@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
 from tui.core.analysis import iter_terms
 
 Spans = list[tuple[int, int]]
+
+
+@lru_cache(maxsize=2048)
+def _analysed(text: str) -> tuple[tuple[str, int, int], ...]:
+    """`iter_terms` of a text, remembered: while a query is typed the same visible
+    papers are highlighted again on every keystroke, and analysing is the costly part."""
+    return tuple(iter_terms(text))
 
 
 def match_spans(text: str, terms: Collection[str]) -> Spans:
@@ -14,7 +22,7 @@ def match_spans(text: str, terms: Collection[str]) -> Spans:
     if not terms or not text:
         return []
     spans: Spans = []
-    for term, start, end in iter_terms(text):
+    for term, start, end in _analysed(text):
         if term in terms and (not spans or spans[-1] != (start, end)):
             spans.append((start, end))
     return spans
