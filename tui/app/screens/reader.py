@@ -67,6 +67,8 @@ class ReaderScreen(ReadingActions, Screen[None]):
 
     def __init__(self, settings: ReaderSettings) -> None:
         super().__init__(classes="-loading")
+        self._had_query: bool | None = None
+        """What the footer was last refreshed for (None: not yet)."""
         self.settings = settings
         self.library: Library | None = None
         self.result: SearchResult | None = None
@@ -184,7 +186,12 @@ class ReaderScreen(ReadingActions, Screen[None]):
 
     @on(Input.Changed, "#search")
     def _query_changed(self) -> None:
-        self.refresh_bindings()
+        # The footer depends only on whether there is a query; refreshing it on every
+        # keystroke re-lays it out and costs typing tens of milliseconds.
+        has_query = bool(self.search_box.value)
+        if has_query != self._had_query:
+            self._had_query = has_query
+            self.refresh_bindings()
         self.start_search()
 
     def start_search(self) -> None:

@@ -52,6 +52,8 @@ class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
     def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        self._had_matches: bool | None = None
+        """What the footer was last refreshed for (None: not yet)."""
         self.paper: Paper | None = None
         self.terms: frozenset[str] = frozenset()
         self.list_size: int | None = None
@@ -101,7 +103,9 @@ class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
         self.match_lines = self._find_match_lines()
         self.virtual_size = Size(width, len(self._strips))
         self.refresh()
-        self.refresh_bindings()
+        if bool(self.match_count) != self._had_matches:  # n/N dimmed or not
+            self._had_matches = bool(self.match_count)
+            self.refresh_bindings()
 
     def _find_match_lines(self) -> list[int]:
         found: dict[int, int] = {}

@@ -71,6 +71,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        self._had_hits: bool | None = None
+        """What the footer was last refreshed for (None: not yet)."""
         self.hits: list[Hit] = []
         self.terms: frozenset[str] = frozenset()
         """Index terms to mark in snippets; empty when not searching."""
@@ -122,7 +124,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         else:
             self._scroll_to_cursor(center=True)
         self.refresh()
-        self.refresh_bindings()
+        if bool(hits) != self._had_hits:  # the footer only shows whether Enter applies
+            self._had_hits = bool(hits)
+            self.refresh_bindings()
         self.post_message(PaperHighlighted(self.current))
 
     def select_docnum(self, docnum: int) -> bool:
