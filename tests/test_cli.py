@@ -163,3 +163,29 @@ def test_search_does_not_import_textual(index_dir: str) -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.stderr.strip().endswith("CLEAN")
+
+
+def test_similar_command(index_dir: str) -> None:
+    paper = json.loads(run("search", "gecko", "--json", index_dir=index_dir).stdout)["hits"][0]
+    proc = run("similar", paper["id"], "--json", "--limit", "3", index_dir=index_dir)
+    assert proc.returncode == 0, proc.stderr
+    hits = json.loads(proc.stdout)["hits"]
+    assert 0 < len(hits) <= 3 and paper["id"] not in {h["id"] for h in hits}
+    assert run("similar", "ffffffffffff", index_dir=index_dir).returncode == 1
+
+
+def test_export_command_formats_parse_back(index_dir: str, tmp_path: Path) -> None:
+    out = tmp_path / "gecko.json"
+    proc = run("export", "--query", "gecko", "--format", "json", "-o", str(out),
+               index_dir=index_dir)
+    assert proc.returncode == 0, proc.stderr
+    records = json.loads(out.read_text(encoding="utf-8"))
+    assert records[0]["name"] == "Gecko" and {"id", "title", "text"} <= set(records[0])
+    every = run("export", "--format", "csv", index_dir=index_dir)
+    assert every.returncode == 0 and len(every.stdout.strip().splitlines()) >= 39
+    import bibtexparser
+
+    bib = bibtexparser.parse_string(run("export", "--format", "bib", index_dir=index_dir).stdout)
+    assert len(bib.entries) == 38 and not bib.failed_blocks
+    starred = run("export", "--starred", "--format", "md", index_dir=index_dir)
+    assert starred.returncode == 1  # nothing starred in a fresh data folder
