@@ -171,3 +171,22 @@ def test_cli_lists_a_file_of_100000_one_word_paragraphs(tmp_path: Path) -> None:
     run = run_cli("search", marker(0), "--json", *common)
     assert_contract(run, allowed=(0,))
     assert json.loads(run.stdout)["hits"][0]["position"] == 0
+
+
+# Terminal control characters -------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG: seeds._CONTROL strips C0 controls and ESC but not the C1 range U+0080-U+009F, so "
+    "CSI (U+009B), OSC (U+009D) and DCS (U+0090) from a list file reach the terminal "
+    "through `paperscope list`/`show` (terminals that honour C1 controls act on them)"))
+def test_list_output_carries_no_terminal_controls(tmp_path: Path) -> None:
+    path = tmp_path / "controls.txt"
+    path.write_text(f"{TITLE}\n\nWe propose Evil\x9b2J\x1b[2J, a method that clears screens.\n\n"
+                    "We propose Title\x9d0;pwned\x07 and Device\x90q\x9c, two more.\n",
+                    encoding="utf-8")
+    run = run_cli("list", "--seeds", str(path), "--index-dir", str(tmp_path / "index"))
+    assert_contract(run, allowed=(0,))
+    controls = sorted({c for c in run.stdout if c < " " and c not in "\n\t"
+                       or "\x7f" <= c <= "\x9f"})
+    assert controls == [], f"control characters in the output: {controls!r}"

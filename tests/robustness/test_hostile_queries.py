@@ -6,9 +6,13 @@ lists, with every option the callers use (limits, sorts, prefix on/off, reading-
 filters). The slowest query of each run is printed at the end of the session.
 
 Counts: the default run sends 250 queries to the bundled lists and 80 to the larger
-index; ``--long`` sends 10,000 to each. Hostile queries average 40–100 ms here, most of
+index; ``--long`` sends 10,000 to each. Hostile queries average 30–80 ms here, most of
 it in the no-result rescue (spelling and fuzzy matching), so ten thousand of them do
-not fit the default run's budget; see ``test_rescue_cost_does_not_grow_with_the_words``.
+not fit the default run's budget.
+
+A failure that a strict-xfail test already pins down (``KNOWN_BUGS``) turns a bulk run
+into an xfail that lists the queries, so that ``--long`` stays readable while the bug is
+open; any other failure fails the run.
 """
 
 from __future__ import annotations
@@ -43,6 +47,13 @@ BULK_LONG = {"bundled": 10_000, "corpus": 10_000}
 LIMITS = (1, 5, 20, None)
 
 
+KNOWN_BUGS = {
+    "RecursionError": "endless rescue of a cut query "
+                      "(test_rescue_of_a_cut_query_does_not_recurse_without_end)",
+}
+"""Exception name → the open bug (and its strict-xfail test) it comes from."""
+
+
 @dataclass
 class BulkReport:
     """What a bulk run found: failures, over-bound queries and the worst latency."""
@@ -50,6 +61,8 @@ class BulkReport:
     label: str
     count: int = 0
     failures: list[str] = field(default_factory=list)
+    known: list[str] = field(default_factory=list)
+    """Failures of a bug in KNOWN_BUGS; their queries' times are not held against the bound."""
     too_slow: list[str] = field(default_factory=list)
     worst: tuple[float, str] = (0.0, "")
 
@@ -141,9 +154,15 @@ def run_bulk(library: Library, count: int, seed: int, label: str, folder: Path,
             except Exception as exc:  # noqa: BLE001 - every failure is collected and shown
                 elapsed = time.perf_counter() - started
                 where = traceback.extract_tb(exc.__traceback__)[-1]
-                report.failures.append(f"[{generator.kind}] {query[:300]!r} {options['limit']=} "
-                                       f"{sort=}: {type(exc).__name__}: {exc} "
-                                       f"(at {Path(where.filename).name}:{where.lineno})")
+                line = (f"[{generator.kind}] {query[:300]!r} {options['limit']=} {sort=}: "
+                        f"{type(exc).__name__}: {exc} "
+                        f"(at {Path(where.filename).name}:{where.lineno})")
+                if type(exc).__name__ in KNOWN_BUGS:
+                    report.known.append(line)
+                    watchdog.current = None
+                    report.count += 1
+                    continue
+                report.failures.append(line)
             watchdog.current = None
             report.count += 1
             note_latency(label, elapsed, query)
@@ -162,11 +181,15 @@ def assert_bulk(report: BulkReport, record_property) -> None:
         report.failures[:15])
     assert not report.too_slow, f"{len(report.too_slow)} queries over {QUERY_BOUND_S} s:\n" + \
         "\n".join(report.too_slow[:15])
+    if report.known:
+        bugs = sorted({bug for name, bug in KNOWN_BUGS.items()
+                       for line in report.known if f": {name}: " in line})
+        pytest.xfail(f"{len(report.known)} queries hit known bugs ({'; '.join(bugs)}):\n"
+                     + "\n".join(report.known[:5]))
 
 
-# Lone surrogates (what undecodable argv bytes become) are left out of the bulk runs
-# until test_lone_surrogates_never_raise passes; then pass surrogates=True here.
-SURROGATES_IN_BULK = False
+SURROGATES_IN_BULK = True
+"""Lone surrogates (what undecodable argv bytes become) are part of every bulk run."""
 
 
 def test_hostile_queries_bulk_bundled(bundled_library, tmp_path: Path, record_property) -> None:
@@ -245,10 +268,13 @@ def chain(operator: str, count: int) -> str:
 
 @pytest.mark.parametrize("operator", ["ANDNOT", "ANDMAYBE", "REQUIRE"])
 def test_chained_binary_operators_cost_grows_linearly(bundled_library, operator: str) -> None:
+    """Whoosh's BinaryGroup.query() builds both operands twice: a chain of n such operators
+    cost 2^n (18 took ~15 s here) until paperscope's parser dropped them."""
+    timed(bundled_library, chain(operator, 6))  # warm the caches: time the query, not them
     short = timed(bundled_library, chain(operator, 6))
-    long = timed(bundled_library, chain(operator, 14))
-    # Linear work takes about twice as long; 2^n work takes a hundred times as long.
-    assert long < max(8 * short, 0.05), f"6 words: {short:.3f} s, 14 words: {long:.3f} s"
+    long = timed(bundled_library, chain(operator, 18))
+    # Linear work takes about three times as long; 2^n work, thousands of times.
+    assert long < max(8 * short, 0.5), f"6 words: {short:.3f} s, 18 words: {long:.3f} s"
 
 
 MADE_UP_WORDS = ["".join(random.Random(n).choices(string.ascii_lowercase, k=10)) for n in range(64)]
@@ -260,6 +286,39 @@ def test_rescue_cost_does_not_grow_with_the_words(bundled_library) -> None:
     many = timed(bundled_library, " ".join(MADE_UP_WORDS[:24]))
     assert many < QUERY_BOUND_S and many < 2 * two + 0.2, (
         f"2 unknown words: {two:.2f} s, 24: {many:.2f} s")
+
+
+def cut_inside(word: str) -> str:
+    """A query that finds nothing and is cut (MAX_QUERY_CHARS, 1000) one letter into
+    ``word``'s last letter: the spelling corrector then puts the letter back, and the
+    corrected query is cut again."""
+    head = "gecko AND slam "
+    query = head + "gecko " * ((1000 - len(head) - len(word)) // 6)
+    return query + " " * (1000 - (len(word) - 1) - len(query)) + word
+
+
+def stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+@pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
+    "BUG: _rescue searches the corrected query with rescue still on; when clean() cuts the "
+    "corrected query at 1000 chars inside the corrected word, the same correction repeats "
+    "until RecursionError (~7 s). Found by the long bulk run on the larger index"))
+def test_rescue_of_a_cut_query_does_not_recurse_without_end(bundled_library) -> None:
+    query = cut_inside("ability")  # cut to "abilit", which the corrector makes "ability"
+    # 200 frames above this one are plenty for a search, and make the endless recursion
+    # fail in about a second instead of seven.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(stack_depth() + 200)
+    try:
+        result = search(bundled_library, query)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert result.total >= 0
 
 
 @pytest.mark.slow

@@ -92,20 +92,22 @@ def damage(folder: Path, pattern: str, how: str) -> None:
 XFAIL_BETWEEN = {
     ("postings", "empty"), ("postings", "half"), ("stored fields", "empty"),
     ("stored fields", "half"), ("prefix table", "empty"), ("prefix table", "half"),
-    ("vocabulary", "empty"), ("vocabulary", "half"), ("text lengths", "empty"),
-    ("text lengths", "half"),
+    ("text lengths", "empty"), ("text lengths", "half"),
 }
 UNCHECKED_BETWEEN_REASON = (
-    "BUG: the index is only checked for missing files and the paper count when opened; a "
-    "truncated postings, stored-fields, lengths or side file is used as is and searches "
-    "fail (exit 2 with an internal error) or rank wrongly, on every run until --rebuild")
+    "BUG: only missing files and the paper count are checked when an index is opened, so "
+    "a truncated file is never rebuilt: postings (*.pst) -> 'Exception: Block tag error'; "
+    "stored fields (*._stored.col) -> OSError EINVAL or UnicodeEncodeError; each exits 2 "
+    "with an internal error on every run. prefixes.json -> prefix search degrades (with a "
+    "'run --rebuild' notice); lengths-*.bin -> that field is ranked without length norms, "
+    "silently. All until a manual --rebuild")
 
 
 def between_cases() -> list:
     cases = []
     for kind in FILES:
         for how in ("empty", "half", "deleted"):
-            marks = [pytest.mark.xfail(strict=False, reason=UNCHECKED_BETWEEN_REASON)] \
+            marks = [pytest.mark.xfail(strict=True, reason=UNCHECKED_BETWEEN_REASON)] \
                 if (kind, how) in XFAIL_BETWEEN else []
             cases.append(pytest.param(kind, how, marks=marks, id=f"{kind}-{how}"))
     return cases
@@ -142,7 +144,7 @@ def test_index_folder_gone_between_runs(sound_index, tmp_path: Path, how: str) -
         assert answers(library) == expected
 
 
-@pytest.mark.xfail(strict=False, reason=UNCHECKED_BETWEEN_REASON)
+@pytest.mark.xfail(strict=True, reason=UNCHECKED_BETWEEN_REASON)
 def test_cli_after_a_truncated_postings_file(sound_index, tmp_path: Path) -> None:
     sound, _ = sound_index
     root, folder = copy_of(sound, tmp_path)
@@ -216,7 +218,7 @@ def search_after(root: Path, folder: Path, harm: Callable[[Path, Path], None],
                 answers(library)
             harm(root, folder)
             try:
-                outcome: tuple[str, object] = ("answers", answers(library))
+                outcome: tuple[str, object] = ("answers", (answers(library), library.notices))
             except Exception as exc:  # noqa: BLE001 - reported to the parent
                 outcome = ("raised", f"{type(exc).__name__}: {exc}")
             os.write(write_fd, pickle.dumps(outcome))
@@ -231,23 +233,36 @@ def search_after(root: Path, folder: Path, harm: Callable[[Path, Path], None],
     return pickle.loads(data)
 
 
-OPEN_LIBRARY_REASON = (
-    "BUG: an open Library re-reads the index from disk on every search (Whoosh's "
-    "FileIndex.schema re-reads the TOC; the side files are read lazily), so once the "
-    "folder is deleted or rebuilt by another process every search raises "
-    "(EmptyIndexError / FileNotFoundError / TypeError)")
-
-
-# A warm library has already read the posting lists and side files it needs; a cold one
-# has only opened the index, as the reader has right after start-up.
-SURVIVES_WARM = {"rebuilt by another process", "postings truncated", "side files deleted"}
+COLD_REASON = (
+    "BUG: Whoosh opens the stored-fields column lazily; if the index folder is deleted or "
+    "replaced (another process's --rebuild, or its build after a list was edited) before "
+    "the open library has read any paper, Library.paper raises TypeError: 'NoneType' "
+    "object is not subscriptable (whoosh/codec/whoosh3.py:509)")
+TRUNCATED_REASON = (
+    "BUG: files truncated under an open library make its searches raise (struct.error "
+    "'unpack requires a buffer of 4 bytes'; 'Exception: Block tag error' for posting lists "
+    "not yet read)")
+# A warm library has already read papers, posting lists and side files; a cold one has
+# only opened the index, as the reader has right after start-up.
+FAILS = {
+    ("folder deleted", False): COLD_REASON,
+    ("rebuilt by another process", False): COLD_REASON,
+    ("lists edited, indexed by another process", False): COLD_REASON,
+    ("every file truncated", True): TRUNCATED_REASON,
+    ("every file truncated", False): TRUNCATED_REASON,
+    ("postings truncated", False): TRUNCATED_REASON,
+}
 
 
 def during_cases() -> list:
-    xfail = pytest.mark.xfail(strict=False, reason=OPEN_LIBRARY_REASON)
-    return [pytest.param(harm, warm, id=f"{harm}-{'warm' if warm else 'cold'}",
-                         marks=[] if warm and harm in SURVIVES_WARM else [xfail])
-            for harm in DURING for warm in (True, False)]
+    cases = []
+    for harm in DURING:
+        for warm in (True, False):
+            reason = FAILS.get((harm, warm))
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            cases.append(pytest.param(harm, warm, marks=marks,
+                                      id=f"{harm}-{'warm' if warm else 'cold'}"))
+    return cases
 
 
 @pytest.mark.parametrize("harm, warm", during_cases())
@@ -258,28 +273,49 @@ def test_searches_continue_when_the_open_index_is_harmed(sound_index, tmp_path: 
     kind, result = search_after(root, folder, DURING[harm], warm)
     assert kind != "killed", f"the searching process died of {result}"
     assert kind == "answers", f"search raised {result}"
-    if harm in ("folder deleted", "rebuilt by another process", "side files deleted"):
-        assert result == expected  # open files outlive their names: nothing was lost
+    found, notices = result
+    assert all("\n" not in notice for notice in notices)
+    if harm == "side files deleted":
+        # Typing aids may degrade, but then the library says so (once, in one line).
+        assert found == expected or notices, "answers changed without a notice"
     elif harm.startswith("lists edited"):
-        assert result["gecko"] == expected["gecko"]  # the open library keeps its own lists
+        assert found["gecko"] == expected["gecko"]  # the open library keeps its own lists
+    elif harm in ("folder deleted", "rebuilt by another process"):
+        assert found == expected  # open files outlive their names: nothing was lost
 
 
-@pytest.mark.xfail(strict=False, reason=OPEN_LIBRARY_REASON)
-def test_cli_batch_survives_an_edit_indexed_from_another_terminal(sound_index,
-                                                                  tmp_path: Path) -> None:
-    sound, _ = sound_index
-    root, folder = copy_of(sound, tmp_path)
+def batch_then_edit(root: Path, folder: Path, first_query: str) -> tuple[str, str, int]:
+    """A `search -` batch answers ``first_query``; another terminal edits and indexes the
+    lists; the batch goes on with three more queries."""
     proc = subprocess.Popen([sys.executable, "-m", "tui", "search", "-", "--seeds",
                              str(lists_of(root)), "--index-dir", str(root)],
                             cwd=ROOT, env=cli_env(), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        proc.stdin.write("gecko\n")
+        proc.stdin.write(first_query + "\n")
         proc.stdin.flush()
-        assert '"Gecko' in proc.stdout.readline()
+        assert proc.stdout.readline().startswith('{"query"')
         edit_and_index_elsewhere(root, folder)
-        out, err = proc.communicate("slam\nge\nxqzzyw\n", timeout=120)
+        out, err = proc.communicate("slam\nge\ngecko\n", timeout=120)
     finally:
         proc.kill()
-    assert proc.returncode in (0, 1) and "Traceback" not in err, err
-    assert len(out.splitlines()) == 3, err
+    return out, err, proc.returncode
+
+
+def test_cli_batch_survives_an_edit_indexed_from_another_terminal(sound_index,
+                                                                  tmp_path: Path) -> None:
+    sound, _ = sound_index
+    root, folder = copy_of(sound, tmp_path)
+    out, err, code = batch_then_edit(root, folder, "gecko")
+    assert code == 0 and "Traceback" not in err and err == "", err
+    assert len(out.splitlines()) == 3
+
+
+@pytest.mark.xfail(strict=True, reason=COLD_REASON)
+def test_cli_batch_survives_an_edit_before_it_showed_a_paper(sound_index, tmp_path: Path) -> None:
+    """The batch's first query found nothing, so no paper had been read yet."""
+    sound, _ = sound_index
+    root, folder = copy_of(sound, tmp_path)
+    out, err, code = batch_then_edit(root, folder, "xqzzyw")
+    assert code == 0 and "Traceback" not in err and err == "", err
+    assert len(out.splitlines()) == 3
