@@ -175,6 +175,26 @@ def test_gecko_title_matches_the_example_of_the_brief() -> None:
         ),
         ("We describe a new mobile architecture, mboxMobileNetV2, that is fast.", "MobileNetV2"),
         ("We propose a method---SEGA (SkEtched GrAdient method)---which sketches.", "SEGA"),
+        # A name that closes the introducing sentence after a dash or a colon.
+        (
+            "We contribute the first large-scale database for car understanding - CarBase3D.",
+            "CarBase3D",
+        ),
+        ("We propose a compression model to defend adversarial examples: ComShield.", "ComShield"),
+        ("We add dropouts to boosted trees, resulting in the new DropTree algorithm.", "DropTree"),
+        (
+            "The main contribution of this work is the introduction of Logical Team Routing (LTR).",
+            "LTR",
+        ),
+        # An acronym naming the object's own head noun ("... (RMPE) framework").
+        ("We propose a novel regional multi-person pose estimation (RMPE) framework.", "RMPE"),
+        # A network built from the paper's component is the main object.
+        (
+            "We propose a harmonious bottleneck (HBO) block. HBO blocks are cheap. With them "
+            "we build a network, HBONet, that runs on phones.",
+            "HBONet",
+        ),
+        ("The system, called NEXT, provides a platform for active learning.", "NEXT"),
         # A textbook name with a long form of its own is the paper's.
         (
             "We propose the Hierarchical Dirichlet Process (HDP), a prior for groups. "
@@ -277,6 +297,11 @@ def test_long_title_is_cut_at_a_word_boundary() -> None:
         "We introduce handicapped learning, a new variant of reinforcement learning.",
         "We present a 3.5-point solver for relative pose with a known direction.",
         "We learn a 128-D descriptor, a compact representation for matching.",
+        # Several names introduced together: no single one is the paper's name.
+        "We propose two algorithms termed FooRank-I and FooRank-II, which locate the target.",
+        # An opening "X is a ..." followed by the paper's own, different contribution.
+        "Markov Logic is a language for relational learning. We propose a new sampler for it "
+        "that mixes quickly. The sampler is exact.",
         # A problem the paper poses is no method, system or benchmark.
         "We introduce the Known Rotation Problem, a new setting for SLAM.",
     ],

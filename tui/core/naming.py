@@ -51,6 +51,19 @@ _ADDITIVE = re.compile(
     r"\b(?:also|further|furthermore|additionally|[Ii]n addition|[Mm]oreover|[Ss]econd(?:ly)?|"
     r"[Tt]hird(?:ly)?|[Bb]esides)\b"
 )
+# A network named after a component ("HBO" block, "HBONets"): a likely phrasing will do.
+_NETWORK_SUPPORT = 2.5
+_NETWORK_OF = re.compile(r"-?Net(?:s|work)?")
+# "two algorithms, FooRank-I and FooRank-II", "Gated Flow (G-F) and Gated Bridge (G-B)":
+# an abstract that introduces several named things at once has no single name.
+_LISTED_PENALTY = 2.0
+_AND_ANOTHER_NAME = re.compile(
+    r"\)?(?:\s*\([^()]{0,80}\))?,?\s+(?:and|or)\s+(?:the\s+)?(?:[A-Z][\w-]*\s+){0,5}?"
+    r"\(?[A-Z][\w-]*[A-Z]"
+)
+# "X is a new technique for ... . We propose a sampler ...": the paper's own work comes
+# later and does not mention X, so the opening defined the background.
+_OPENING_IS_A = re.compile(r"(?:\s*\([^()]{1,120}\))?\s+(?:is|are)\s+an?\s")
 _TEX_EN_DASH = re.compile(r"\b([A-Z][a-z]+)--([A-Z][a-z])")
 _TEX_DASH = re.compile(r"(?<=\S)-{2,3}(?=\S)")
 _MAX_INPUT = 100_000  # longer "abstracts" are runaway paragraphs; the head is enough
@@ -128,11 +141,16 @@ def _derive_name(text: str) -> str:
     scores: dict[str, float] = {}
     best_name, best_score, best_sentence = "", 0.0, len(sentences)
     for name, found in evidence.items():
-        score = found.score + _mention_bonus(text, name)
+        mentions = _count_mentions(text, name)
+        score = found.score + _mention_bonus(mentions)
         if _used_before(sentences, name, found.first_sentence):
             score -= _BACKGROUND_PENALTY
         if _secondary(sentences, found):
             score -= _SECONDARY_PENALTY
+        if _coordinated(sentences[found.first_sentence], name):
+            score -= _LISTED_PENALTY
+        if found.first_sentence == 0 and _opening_is_background(sentences, name):
+            score -= _BACKGROUND_PENALTY
         scores[name] = score
         if score > best_score or (score == best_score and found.first_sentence < best_sentence):
             best_name, best_score, best_sentence = name, score, found.first_sentence
@@ -148,10 +166,12 @@ def _secondary(sentences: Sequence[str], found: _Evidence) -> bool:
     sentence = sentences[found.first_sentence]
     if found.first_sentence == 0 or not _ADDITIVE.search(sentence, 0, found.start + 1):
         return False
-    return any(
-        any(True for _ in intro_objects(earlier))
-        for earlier in sentences[: found.first_sentence]
-    )
+    return _introduced_before(sentences, found.first_sentence)
+
+
+def _introduced_before(sentences: Sequence[str], index: int) -> bool:
+    """Whether a sentence before ``index`` already introduces something."""
+    return any(any(True for _ in intro_objects(earlier)) for earlier in sentences[:index])
 
 
 def _extended(name: str, scores: dict[str, float]) -> str:
@@ -164,12 +184,18 @@ def _extended(name: str, scores: dict[str, float]) -> str:
         suffix = other[len(name) :] if other.startswith(name) else ""
         if score >= _THRESHOLD and suffix and not any(ch.isalnum() for ch in suffix):
             return other
+    # "the HBO block ... HBONet": the network built from a component is the main object.
+    for other, score in scores.items():
+        if score >= _NETWORK_SUPPORT and _NETWORK_OF.fullmatch(other, len(name)) and (
+            other[: len(name)].lower() == name.lower()
+        ):
+            return other
     return name
 
 
-def _mention_bonus(text: str, name: str) -> float:
+def _mention_bonus(mentions: int) -> float:
     """Half a point per further mention, up to 1.5: coined names are used again."""
-    return min(1.5, 0.5 * max(0, _count_mentions(text, name) - 1))
+    return min(1.5, 0.5 * max(0, mentions - 1))
 
 
 def _used_before(sentences: Sequence[str], name: str, introduced_in: int) -> bool:
@@ -192,3 +218,19 @@ def _count_mentions(text: str, name: str) -> int:
             count += 1
         start = text.find(name, end)
     return count
+
+
+def _coordinated(sentence: str, name: str) -> bool:
+    """Whether ``name`` is the first of two names joined by "and" in its sentence."""
+    at = sentence.find(name)
+    return at >= 0 and _AND_ANOTHER_NAME.match(sentence, at + len(name)) is not None
+
+
+def _opening_is_background(sentences: Sequence[str], name: str) -> bool:
+    """Whether the abstract opens with "X is a ..." and then introduces something else."""
+    if not sentences[0].startswith(name) or not _OPENING_IS_A.match(sentences[0], len(name)):
+        return False
+    return any(
+        name not in sentence and any(True for _ in intro_objects(sentence))
+        for sentence in sentences[1:]
+    )

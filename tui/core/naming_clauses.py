@@ -39,7 +39,7 @@ _OUR_THING_BEFORE = re.compile(
 )
 _LIST_GOES_ON = re.compile(r",? and |, [A-Z]")
 # "our (proposed) method, NAME" / "our framework (CLAR)": up to two adjectives first.
-_GENERIC_THEN = re.compile(rf"(?:[a-z-]+\s+){{0,2}}({_NOUNS})s?\s*(?:,|--|—|–|:)?\s*")
+_GENERIC_THEN = re.compile(rf"(?:[a-z-]+\s+){{0,2}}({_NOUNS})s?\s*(?:,|--|—|–|:|-(?=\s))?\s*")
 # Cheap test before the work: does the sentence open with "X, a", "X is", "X was"?
 _SUBJECT_HINT = re.compile(r"[^\s,]+(?: [^\s,]+){0,9}?(?:\s*,\s*an?\s| (?:is|are|was) )")
 _PARENTHETICAL = re.compile(r"^\s*\([^()]{1,120}\)")

@@ -164,7 +164,10 @@ def _plausible(name: str) -> bool:
         return False
     if " " in name and (name.lower() in _TEXTBOOK_TERMS or _PROBLEM_NAME.search(name)):
         return False  # "Online Bandit Problem": a problem, not a method or a system
-    if " " not in name and (name.lower() in _OPENERS or name.endswith("ly")):
+    # "Next", "Finally" open sentences; "NEXT" in capitals is a name.
+    if " " not in name and not name.isupper() and (
+        name.lower() in _OPENERS or name.endswith("ly")
+    ):
         return False
     if _DIMENSIONS.fullmatch(name) or _PDF_ARTIFACT.search(name):
         return False

@@ -66,7 +66,8 @@ _SUBJECT_BEFORE = re.compile(
     r"|\b([Bb]y|to)|(,))$"
 )
 _CONTRIBUTION = re.compile(
-    r"\b[Cc]ontributions? (?:is|are|includes?)\s+(?:the\s+introduction\s+of\s+)?"
+    r"\b[Cc]ontributions?(?: of (?:this|the|our) (?:paper|work))? (?:is|are|includes?)\s+"
+    r"(?:the\s+introduction\s+of\s+)?"
 )
 _PARTICIPLE = re.compile(r"(?:propos|introduc|present|develop)ing")
 _TO_VERBS = frozenset("propose introduce present develop design devise".split())
@@ -92,6 +93,13 @@ _THE_APPOSITION = re.compile(r"\s*(?:,\s*(?:a|an|the|which|that)\s|:\s|\.?$)")
 _ENDS_DESCRIPTORS = CONNECTORS | frozenset("which that who whose where when while using".split())
 _DESCRIPTOR_GAPS = frozenset(["", ",", "--", "—", "–", ":", "-"])
 _PREPOSITION_AFTER = re.compile(r" (?:for|to|in|on|with|that|which|by|via)\b")
+# "we propose a compression model to defend attacks: ComDefend." The name closes the
+# sentence whose object it names, after a colon or a dash.
+_CLOSING_NAME = re.compile(r"(?::|\s[-—–]{1,3})\s+(?=\S)(?!.*[:—–])")
+# "..., resulting in the DART algorithm", "leading to the ... (SPALS) method".
+_RESULT = re.compile(
+    r"\b(?:resulting in|leading to|which leads to|which results in)\s+(?:the|a|an)\s+"
+)
 
 
 def intro_objects(sentence: str) -> Iterator[int]:
@@ -141,6 +149,10 @@ def _find_candidates(sentence: str, index: int) -> tuple[Candidate, ...]:
         for start in intro_objects(sentence):
             has_intro = True
             found.extend(_after_intro(sentence, start, index))
+    if has_intro and not found:
+        found.extend(_closing_name(sentence, index))
+    if hinted or "result" in sentence or "lead" in sentence:
+        found.extend(_resulting(sentence, index))
     owned: bool | None = has_intro or (bool(OWNED.search(sentence)) if hinted else None)
     if hinted:
         # Others' work ("a popular method called X") outweighs "we"/"our" in the sentence;
@@ -257,3 +269,29 @@ def _after_descriptors(
             return
         if number > 0 and lowered in _ENDS_DESCRIPTORS or rest[stop : stop + 1] in ";:(":
             return
+
+
+def _closing_name(sentence: str, index: int) -> Iterator[Candidate]:
+    """A name that closes an introducing sentence after a colon or a dash: "we contribute
+    the first large-scale database for 3D car understanding - ApolloCar3D"."""
+    tail = sentence[-80:]  # a name closes the sentence; the tail bounds the work
+    for match in _CLOSING_NAME.finditer(tail):
+        name, end = name_at(tail, match.end())
+        if name and not tail[end:].strip(" .!\"”'’"):
+            yield Candidate(name, CLEAR, index, 0)
+        return
+
+
+def _resulting(sentence: str, index: int) -> Iterator[Candidate]:
+    """"..., resulting in the new PONSS algorithm": the result of the paper's own steps."""
+    for match in _RESULT.finditer(sentence):
+        rest = sentence[match.end() :]
+        if rest.startswith(("new ", "novel ")):
+            rest = rest.split(" ", 1)[1]
+        acronym = acronym_in_object(rest)
+        if acronym is not None and is_generic_noun(word_after(rest, rest.find(")") + 1)):
+            yield Candidate(acronym[0], acronym[1], index, match.start(), acronym[2])
+            continue
+        name, end = name_at(rest, 0, strong_only=True, before_noun=True)
+        if name and is_generic_noun(word_after(rest, end)):
+            yield Candidate(name, LIKELY, index, match.start())

@@ -253,7 +253,11 @@ def _paren_name(head: str, inside: str, after: str) -> tuple[str, float, str] | 
                 return short, CLEAR, long_form
             if _COINED_SHORT.search(short):
                 return short, CLEAR, long_form  # "prediction-and-distillation network (PAD-Net)"
-            if _MODIFIES.match(after) and not _NEW_BEFORE.search(head[:start]):
+            novel = _NEW_BEFORE.search(head[:start]) is not None
+            if is_generic_noun(word_after(after, 0)):
+                # "a ... (HOPE) model": the acronym names the object's own head noun.
+                return short, CLEAR if novel else LIKELY, long_form
+            if _MODIFIES.match(after) and not novel:
                 return short, MODIFIER, long_form
             if is_generic_noun(long_form.rsplit(" ", 1)[-1].lower()):
                 return short, CLEAR, long_form  # "a deep contour-aware network (DCAN)"
