@@ -16,7 +16,7 @@ from textual.containers import Horizontal
 from textual.events import DescendantFocus
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from tui.app import bindings
@@ -25,6 +25,7 @@ from tui.app.reading import ReadingActions
 from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
 from tui.app.widgets.detail import DetailView
+from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.loading import LoadingPanel
 from tui.app.widgets.paper_list import PaperList
 from tui.app.widgets.search_box import SearchBox
@@ -92,7 +93,7 @@ class ReaderScreen(ReadingActions, Screen[None]):
             yield PaperList(id="papers")
             yield DetailView(id="detail")
         yield StatusLine("Opening the paper lists…", id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         box = self.query_one(SearchBox)

@@ -18,6 +18,7 @@ from textual.strip import Strip
 from tui.app import bindings
 from tui.app.widgets.detail_reading import reading_text
 from tui.app.widgets.detail_text import MATCH_META, DetailStyles, detail_text
+from tui.app.widgets.scrolling import set_virtual_size
 if TYPE_CHECKING:
     from tui.core.model import Paper
     from tui.core.state import StateStore
@@ -101,7 +102,7 @@ class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
                                      pad=False)
         self._strips = [Strip(line) for line in lines]
         self.match_lines = self._find_match_lines()
-        self.virtual_size = Size(width, len(self._strips))
+        set_virtual_size(self, Size(width, len(self._strips)))
         self.refresh()
         if bool(self.match_count) != self._had_matches:  # n/N dimmed or not
             self._had_matches = bool(self.match_count)

@@ -23,6 +23,7 @@ from textual.strip import Strip
 from tui.app import bindings
 from tui.app.messages import PaperHighlighted, PaperOpened, Snippets
 from tui.app.widgets.paper_row import MARKER_CELLS, RowStyles, label_line, snippet_line
+from tui.app.widgets.scrolling import set_virtual_size
 if TYPE_CHECKING:
     from tui.core.model import Paper
     from tui.core.search import Hit
@@ -50,6 +51,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     DEFAULT_CSS = """
     PaperList {
         overflow-x: hidden;  /* rows are cut to the width, never scrolled sideways */
+        /* Always there: a new result then repaints the list, not the whole screen. */
+        overflow-y: scroll;
     }
     """
     COMPONENT_CLASSES = {
@@ -90,6 +93,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """Reading state for the row markers (star, unread); None draws no markers."""
         self._snippets: Snippets = {}
         self._strips: dict[tuple[int, int, int, bool, bool], Strip] = {}
+        self._styles: RowStyles | None = None
 
     # -- content ------------------------------------------------------------------
 
@@ -243,10 +247,11 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._styles = None
 
     def _update_virtual_size(self) -> None:
         rows = max(1, len(self.hits) * self.row_height)
-        self.virtual_size = Size(self.scrollable_content_region.width, rows)
+        set_virtual_size(self, Size(self.scrollable_content_region.width, rows))
 
     # -- drawing ------------------------------------------------------------------
 
@@ -278,8 +283,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         hit = self.hits[row]
         styles = self._row_styles()
         if line == 0:
-            bar = Text(_CURSOR_BAR if is_cursor else " ", style=_without_background(
-                self.get_component_rich_style("paper-list--cursor-bar")))
+            bar = Text(_CURSOR_BAR if is_cursor else " ", style=styles.bar)
             if self.state is not None and self.state.is_read(hit.paper.id):
                 # A read paper's name loses its bold: unread ones stand out.
                 styles = replace(styles, head=styles.rest)
@@ -300,14 +304,18 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         return cached
 
     def _row_styles(self) -> RowStyles:
-        def get(name: str) -> Style:
-            return _without_background(self.get_component_rich_style(name))
+        """The rows' component styles, looked up once per style change, not per line."""
+        if self._styles is None:
+            def get(name: str) -> Style:
+                return _without_background(self.get_component_rich_style(name))
 
-        return RowStyles(
-            head=get("paper-list--head"), rest=get("paper-list--rest"),
-            source=get("paper-list--source"), snippet=get("paper-list--snippet"),
-            match=get("paper-list--match"), marker=get("paper-list--marker"),
-        )
+            self._styles = RowStyles(
+                head=get("paper-list--head"), rest=get("paper-list--rest"),
+                source=get("paper-list--source"), snippet=get("paper-list--snippet"),
+                match=get("paper-list--match"), marker=get("paper-list--marker"),
+                bar=get("paper-list--cursor-bar"),
+            )
+        return self._styles
 
     def _strip(self, text: Text, width: int, base: Style, over: Style | None = None) -> Strip:
         console = self.app.console

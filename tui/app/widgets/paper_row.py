@@ -32,6 +32,8 @@ class RowStyles:
     snippet: Style
     match: Style
     marker: Style
+    bar: Style = Style()
+    """The cursor bar before the first line of a row."""
 
 
 def row_label(paper: Paper) -> tuple[str, str]:

@@ -81,5 +81,7 @@ class MatchBanner(Static):
 
     def say(self, text: Text | None) -> None:
         """Show `text`, or hide the banner when it is None."""
+        if text is None and not self.display:
+            return  # hidden and staying so: no new layout of the screen on a keystroke
         self.display = text is not None
         self.update(text or "")
