@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from tui.core.naming_text import (
+    WORD,
     acronym_long_form,
     is_capitalised,
     is_strong_name,
@@ -136,9 +137,14 @@ def name_at(
     follow ("the Professor Forcing algorithm").
     """
     chunk = text[pos : pos + 200]
-    words = words_with_spans(chunk, 0, 9)
-    if not words or chunk[: words[0][1]].strip(" \"“‘`*'"):
+    # Most places hold no name: judge the first word before reading the next eight.
+    first = WORD.search(chunk)
+    if first is None or chunk[: first.start()].strip(" \"“‘`*'"):
         return "", pos
+    word = trim_word(first.group())
+    if not word or not (is_strong_name(word) or is_capitalised(word)):
+        return "", pos
+    words = words_with_spans(chunk, 0, 9)
     taken: list[tuple[str, int]] = []  # (word, end offset in chunk)
     previous_stop = words[0][1]
     for number, (raw, start, stop) in enumerate(words[:8]):
