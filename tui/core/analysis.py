@@ -77,12 +77,32 @@ def iter_terms(text: str) -> Iterator[tuple[str, int, int]]:
             yield stem(word), match.start(), match.end()
 
 
+_TERMS: dict[str, str] = {}
+"""Folded word → its index term, or "" for a word that is not indexed. A plain dict
+lookup per word: indexing calls this for every word of every field, and a cached
+function call costs several times more."""
+_TERMS_MAX = 200_000
+
+
+def _term(word: str) -> str:
+    if word in STOP_WORDS or len(word) > _MAX_TOKEN:
+        return ""
+    return stem(word)
+
+
 def terms(text: str) -> list[str]:
     """The index terms of `text`, in order."""
+    known = _TERMS
+    if len(known) > _TERMS_MAX:
+        known.clear()
     out = []
+    append = out.append
     for word in _WORD.findall(fold(text)):
-        if word not in STOP_WORDS and len(word) <= _MAX_TOKEN:
-            out.append(stem(word))
+        term = known.get(word)
+        if term is None:
+            term = known[word] = _term(word)
+        if term:
+            append(term)
     return out
 
 

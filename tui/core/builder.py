@@ -12,6 +12,7 @@ and `words.json` (the unstemmed vocabulary, for "did you mean").
 
 from __future__ import annotations
 
+import gc
 import json
 from functools import lru_cache
 from pickle import dumps
@@ -27,6 +28,7 @@ from whoosh.system import pack_uint
 from whoosh.filedb.filestore import Storage
 
 from tui.core.analysis import words
+from tui.core.postings import Postings
 from tui.core.sidefiles import (
     LENGTHS_FILE, PREFIX_FANOUT, PREFIX_FILE, SHORT_PREFIX, WORDS_FILE,
 )
@@ -35,8 +37,8 @@ from tui.core.seeds import read_list, rendered_text
 
 _PARALLEL_BYTES = 2_000_000
 """Below this much list text, starting worker processes costs more than it saves."""
-_LIMIT_MB = 4096
-"""Posting pool memory: spilling runs to disk and merging them doubles build time."""
+_LIMIT_MB = 256
+"""Whoosh's posting pool, which stays empty: postings go through `postings.Postings`."""
 
 
 def _parse_file(path: str) -> tuple[dict[str, object], list[dict[str, object]], list[str]]:
@@ -47,10 +49,10 @@ def _parse_file(path: str) -> tuple[dict[str, object], list[dict[str, object]], 
     for paper in plist.papers:
         text = rendered_text(paper.raw)
         docs.append(document(paper, text))
-        vocab.update(w for w in words(text) if w.isalpha())
+        vocab.update(words(text))
     summary = {"title": plist.title, "file": plist.file, "path": plist.path,
                "papers": len(plist.papers)}
-    return summary, docs, sorted(vocab)
+    return summary, docs, sorted(w for w in vocab if w.isalpha())
 
 
 def make_codec() -> W3Codec:
@@ -80,58 +82,35 @@ def _split(files: list[Path], parts: int) -> list[list[Path]]:
     return runs
 
 
-class _Lengths:
-    """A per-field cache of document lengths for the posting writer.
-
-    Whoosh asks the per-document reader for a length once per posting (millions of
-    calls, a third of commit time); reading each field's column once is enough.
-    """
-
-    def __init__(self, reader, doccount: int) -> None:
-        self._reader = reader
-        self._count = doccount
-        self._columns: dict[str, list[int]] = {}
-
-    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
-        column = self._columns.get(fieldname)
-        if column is None:
-            read = self._reader.doc_field_length
-            column = self._columns[fieldname] = [
-                read(d, fieldname, default) for d in range(self._count)
-            ]
-        return column[docnum]
-
-    def close(self) -> None:
-        self._reader.close()
-
-
-def _add_prepared(writer, doc: dict[str, object]) -> None:
+def _add_prepared(writer, doc: dict[str, object], postings: Postings) -> None:
     """Whoosh's `add_document` for documents whose text fields are term lists.
 
-    It writes the same postings, stored fields and lengths, but skips what pre-analysed
-    terms do not need (a Token object per word, a generator per field, a size estimate
-    per posting), which is most of the writer's cost per document.
+    It writes the same stored fields and lengths, and collects the same postings in
+    `postings`, but skips what pre-analysed terms do not need (a Token object per word,
+    a generator per field, a size estimate and a pool tuple per posting), which is
+    most of the writer's cost per document.
     """
     schema, perdoc, docnum = writer.schema, writer.perdocwriter, writer.docnum
-    pool = writer.pool
-    append = pool.current.append
     perdoc.start_doc(docnum)
     for name in sorted(k for k in doc if not k.startswith("_")):
         field, value = schema[name], doc[name]
         length = 0
         if field.indexed and isinstance(value, list):
+            table = postings.table(name)
             positions: dict[str, list[int]] = {}
             for pos, term in enumerate(value):
-                positions.setdefault(term, []).append(pos)
+                found = positions.get(term)
+                if found is None:
+                    positions[term] = [pos]
+                else:
+                    found.append(pos)
             for term, found in positions.items():
-                append((name, term.encode("utf-8"), docnum, float(len(found)),
-                        _encode_positions(found)))
-            pool.fieldnames.add(name)
+                table[term].append((docnum, float(len(found)), _encode_positions(found)))
             length = len(value)
         elif field.indexed:
+            table = postings.table(name)
             for tbytes, _, weight, vbytes in field.index(value):
-                append((name, tbytes, docnum, weight, vbytes))
-            pool.fieldnames.add(name)
+                table[tbytes].append((docnum, weight, vbytes))
         stored = doc.get(f"_stored_{name}", value)
         perdoc.add_field(name, field, stored if field.stored else None, length)
     perdoc.finish_doc()
@@ -162,18 +141,19 @@ def _write_segment(writer, files: list[Path], progress=None):
     """
     lists, vocab = [], set()
     lengths = {name: array("I") for name in SCORED_FIELDS}
+    postings = Postings()
     for path in files:
         summary, docs, file_vocab = _parse_file(str(path))
         for doc in docs:
-            _add_prepared(writer, doc)
+            _add_prepared(writer, doc, postings)
             for name, column in lengths.items():
                 column.append(len(doc[name]))
         lists.append(summary)
         vocab.update(file_vocab)
         if progress:
             progress(1)
-    pdr_factory = writer.per_document_reader
-    writer.per_document_reader = lambda: _Lengths(pdr_factory(), writer.docnum)
+    # Whoosh's own flush then finds its posting pool empty and only closes the files.
+    postings.write(writer.fieldwriter, writer.schema, lengths)
     return lists, vocab, lengths
 
 
@@ -182,6 +162,9 @@ def _segment_task(folder: str, files: list[str], limitmb: int):
     from whoosh.filedb.filestore import FileStorage
     from whoosh.writing import SegmentWriter
 
+    # The worker ends with its segment, so cyclic garbage can wait until then; the
+    # collector would otherwise walk every posting list again and again.
+    gc.disable()
     ix = FileStorage(folder).open_index()
     # The parent holds the index lock and commits every worker's segment at once.
     writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False, codec=make_codec())
