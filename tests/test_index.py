@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -146,3 +148,144 @@ def test_locations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAPERSCOPE_INDEX_DIR", str(tmp_path / "env"))
     assert index_dirs(lists, True, None) == [tmp_path / "env"]
     assert index_dirs(lists, True, str(tmp_path / "flag")) == [tmp_path / "flag"]
+
+
+def test_file_sizes_are_recorded_and_a_truncated_file_is_rebuilt(seeds: Path,
+                                                                  tmp_path: Path) -> None:
+    with open_at(seeds, tmp_path / "ix") as lib:
+        folder = lib.index_path
+    meta = json.loads((folder / "paperscope.json").read_text(encoding="utf-8"))
+    on_disk = {p.name: p.stat().st_size for p in folder.iterdir() if p.name != "paperscope.json"}
+    assert meta["sizes"] == on_disk
+    (postings,) = folder.glob("*.pst")
+    os.truncate(postings, postings.stat().st_size - 1)  # one byte: Whoosh would not notice
+    with open_at(seeds, tmp_path / "ix") as lib:
+        assert lib.opened.built
+        assert [n for n in lib.notices if "damaged" in n and "\n" not in n]
+        assert search(lib, "zebrafish").hits
+
+
+def test_the_built_folder_is_flushed_to_disk_before_it_is_renamed_into_place(
+        seeds: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    flushed: list[str] = []
+    renamed: list[tuple[str, list[str]]] = []
+    fsync, rename = os.fsync, os.rename
+
+    def spy_fsync(fd: int) -> None:
+        flushed.append(os.readlink(f"/proc/self/fd/{fd}"))
+        fsync(fd)
+
+    def spy_rename(src, dst) -> None:
+        renamed.append((str(src), list(flushed)))
+        rename(src, dst)
+
+    monkeypatch.setattr(os, "fsync", spy_fsync)
+    monkeypatch.setattr(os, "rename", spy_rename)
+    with open_at(seeds, tmp_path / "ix") as lib:
+        folder = lib.index_path
+    (tmp, before), = [(src, done) for src, done in renamed if Path(src).name.startswith(".tmp-")]
+    expected = {str(Path(tmp) / p.name) for p in folder.iterdir()} | {tmp}
+    assert expected <= set(before)
+
+
+def _answers(lib) -> dict[str, list[str]]:
+    return {q: [h.paper.id for h in search(lib, q).hits]
+            for q in ("zebrafish", "zeb", "zebrafsh", "horses OR stripe", "")}
+
+
+@pytest.mark.parametrize("harm", ["folder deleted", "folder replaced"])
+def test_a_fresh_library_survives_its_folder_going_away(seeds: Path, tmp_path: Path,
+                                                        harm: str) -> None:
+    """Nothing read yet: what Whoosh opens lazily was opened with the library."""
+    with open_at(seeds, tmp_path / "ix") as lib:
+        expected = _answers(lib)
+    with open_at(seeds, tmp_path / "ix") as lib:
+        if harm == "folder deleted":
+            shutil.rmtree(lib.index_path)
+        else:
+            open_at(seeds, tmp_path / "ix", rebuild=True).close()
+        assert _answers(lib) == expected
+        assert lib.paper(1).raw.startswith("We study horses")
+        assert lib.get(lib.paper(0).id) is not None
+        assert lib.notices == [], "nothing needed reopening"
+
+
+@pytest.mark.parametrize("pattern", ["*.pst", "*.trm", "*.json", "*"])
+def test_files_truncated_under_an_open_library_are_rebuilt(seeds: Path, tmp_path: Path,
+                                                           pattern: str) -> None:
+    with open_at(seeds, tmp_path / "ix") as lib:
+        expected = _answers(lib)
+    with open_at(seeds, tmp_path / "ix") as lib:
+        for path in lib.index_path.glob(pattern):
+            os.truncate(path, 0)
+        assert _answers(lib) == expected
+        assert [n for n in lib.notices if "damaged" in n], lib.notices
+        assert all("\n" not in n for n in lib.notices)
+        assert lib.paper(0).id == search(lib, "zebrafish").hits[0].paper.id
+
+
+def test_a_failure_that_is_not_the_index_is_raised_as_it_is(seeds: Path, tmp_path: Path) -> None:
+    with open_at(seeds, tmp_path / "ix") as lib:
+        folder, generation = lib.index_path, lib.generation
+        with pytest.raises(IndexError):
+            lib.paper(10**6)
+        assert lib.notices == [] and lib.generation == generation
+        assert lib.index_path == folder
+
+
+def test_a_paper_read_from_a_truncated_stored_column_rebuilds(tmp_path: Path) -> None:
+    """Papers are read one by one from the stored-fields column, well after the open."""
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    animals = [f"We propose Model{n:03d}, which counts the stripes of zebra number {n} "
+               + "in long videos of the savanna taken over many seasons. " * 3
+               for n in range(300)]
+    write_list(folder, "many.txt", "Many Papers\n\n" + "\n\n".join(animals) + "\n")
+    with open_at(folder, tmp_path / "ix") as lib:
+        expected = [p.name for p in lib.papers()]
+    with open_at(folder, tmp_path / "ix") as lib:
+        assert lib.paper(0).name == expected[0]
+        (column,) = lib.index_path.glob("*._stored.col")
+        os.truncate(column, column.stat().st_size // 2)
+        assert [p.name for p in lib.papers()] == expected
+        assert [n for n in lib.notices if "damaged" in n], lib.notices
+
+
+@pytest.mark.parametrize("harm", ["folder deleted while built", "files deleted while built",
+                                  "file truncated once built"])
+def test_a_build_harmed_by_another_process_is_done_again(seeds: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         harm: str) -> None:
+    """Another process deleting or truncating the index root while this one builds
+    (`rmtree` racing the build can leave the folder but not its files)."""
+    builds: list[str] = []
+    build, remove_stale = index_module.build_into, index_module._remove_stale
+
+    def harmed_build(storage, files, progress):
+        builds.append(storage.folder)
+        if len(builds) == 1 and harm == "folder deleted while built":
+            shutil.rmtree(storage.folder)
+        elif len(builds) == 1 and harm == "files deleted while built":
+            create_file = storage.create_file
+
+            def create_after_deleting(name, *args, **kw):
+                for path in Path(storage.folder).rglob("*"):
+                    if path.is_file():
+                        path.unlink()
+                return create_file(name, *args, **kw)
+
+            monkeypatch.setattr(storage, "create_file", create_after_deleting)
+        return build(storage, files, progress)
+
+    def truncating_remove_stale(root: Path, keep: str) -> None:
+        remove_stale(root, keep)
+        if harm == "file truncated once built" and len(builds) == 1:
+            for path in (root / keep).glob("*.pst"):
+                os.truncate(path, 0)
+
+    monkeypatch.setattr(index_module, "build_into", harmed_build)
+    monkeypatch.setattr(index_module, "_remove_stale", truncating_remove_stale)
+    with open_at(seeds, tmp_path / "ix") as lib:
+        assert lib.index_path is not None and lib.opened.built, lib.notices
+        assert search(lib, "zebrafish").hits
+    assert len(builds) == 2

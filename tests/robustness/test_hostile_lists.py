@@ -176,11 +176,9 @@ def test_cli_lists_a_file_of_100000_one_word_paragraphs(tmp_path: Path) -> None:
 # Terminal control characters -------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: seeds._CONTROL strips C0 controls and ESC but not the C1 range U+0080-U+009F, so "
-    "CSI (U+009B), OSC (U+009D) and DCS (U+0090) from a list file reach the terminal "
-    "through `paperscope list`/`show` (terminals that honour C1 controls act on them)"))
 def test_list_output_carries_no_terminal_controls(tmp_path: Path) -> None:
+    """C1 controls as well as C0: CSI (U+009B), OSC (U+009D) and DCS (U+0090) from a list
+    file must not reach the terminal through `paperscope list`/`show`."""
     path = tmp_path / "controls.txt"
     path.write_text(f"{TITLE}\n\nWe propose Evil\x9b2J\x1b[2J, a method that clears screens.\n\n"
                     "We propose Title\x9d0;pwned\x07 and Device\x90q\x9c, two more.\n",
@@ -190,3 +188,19 @@ def test_list_output_carries_no_terminal_controls(tmp_path: Path) -> None:
     controls = sorted({c for c in run.stdout if c < " " and c not in "\n\t"
                        or "\x7f" <= c <= "\x9f"})
     assert controls == [], f"control characters in the output: {controls!r}"
+
+
+def test_controls_are_stripped_from_a_title_glued_to_its_abstract(tmp_path: Path) -> None:
+    """A title line directly followed by the first abstract (no blank line) is cleaned
+    like every other paragraph; U+0085 (next line) becomes a space, not nothing."""
+    path = tmp_path / "glued.txt"
+    path.write_text("Glued\x9b2J Title\x1b[2J\n"
+                    "We propose Evil\x9d0;pwned\x07, a method whose abstract is long enough\n"
+                    "to be\x85wrapped over lines\x90q\x9c, with controls in every one of them.\n",
+                    encoding="utf-8")
+    plist = read_list(path)
+    assert plist.title == "Glued2J Title[2J"
+    (paper,) = plist.papers
+    assert paper.raw.startswith("We propose Evil0;pwned, a method") and "to be wrapped" in paper.raw
+    for text in (plist.title, paper.raw, paper.name, paper.title):
+        assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", text), repr(text)

@@ -5,19 +5,22 @@ schema version (`ix-<fingerprint>`), inside an index root such as `index/`. Open
 means computing the fingerprint and opening that folder; if it is missing, a builder
 takes a lock, builds into a temporary folder and renames it into place, so readers
 never see half an index and processes that start together build once. A folder that
-fails to open is corrupt: it is moved aside and rebuilt, with a notice. When no root is
-writable, the index is built in memory.
+fails to open, or whose files are not the sizes the build recorded, is damaged: it is
+moved aside and rebuilt, with a notice. When no root is writable, the index is built
+in memory.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import fcntl
 import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator
@@ -37,6 +40,12 @@ Progress = Callable[[int, int], None]
 _LOCK_NAME = ".lock"
 _META = "paperscope.json"
 _HASHES = "file-hashes.json"
+_BUILD_ATTEMPTS = 3
+"""Builds in one root whose folder another process deletes or truncates meanwhile."""
+
+
+class _Harmed(Exception):
+    """The folder being built, or just built, was deleted or changed by another process."""
 
 
 @dataclass
@@ -126,7 +135,16 @@ def _cached_fingerprint(files: list[Path], roots: list[Path]) -> str:
 @contextlib.contextmanager
 def _locked(root: Path) -> Iterator[None]:
     """Hold an exclusive lock on `root` so only one process builds at a time."""
-    with open(root / _LOCK_NAME, "a+b") as handle:
+    for attempt in range(_BUILD_ATTEMPTS):
+        # The root may have been deleted since it was made, even between these two.
+        root.mkdir(parents=True, exist_ok=True)
+        try:
+            handle = open(root / _LOCK_NAME, "a+b")
+            break
+        except FileNotFoundError:
+            if attempt + 1 == _BUILD_ATTEMPTS:
+                raise
+    with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -143,9 +161,9 @@ def _open_folder(folder: Path) -> tuple[Index, dict[str, object], Searcher]:
     meta = json.loads((folder / _META).read_text(encoding="utf-8"))
     if meta.get("schema") != SCHEMA_VERSION:
         raise ValueError("index from another version")
-    for name in meta.get("files", []):
-        if not (folder / name).is_file():
-            raise ValueError(f"missing {name}")
+    changed = changed_files(folder, meta)
+    if changed:
+        raise ValueError(f"missing or truncated: {', '.join(changed[:3])}")
     ix = whoosh_index.open_dir(str(folder))
     # Opening is lazy; a searcher touches the segment files, so damage shows now.
     searcher = ix.searcher()
@@ -153,6 +171,51 @@ def _open_folder(folder: Path) -> tuple[Index, dict[str, object], Searcher]:
         searcher.close()
         raise ValueError("paper count does not match")
     return ix, meta, searcher
+
+
+def changed_files(folder: Path, meta: dict[str, object]) -> list[str]:
+    """The index files that are missing or not the size the build wrote them at.
+
+    Whoosh reads a truncated file without noticing until a search reaches the lost
+    part; one stat per file (about twenty) catches that before anything is read.
+    """
+    sizes = meta.get("sizes")
+    if not isinstance(sizes, dict) or not sizes:
+        return [_META]
+    changed = []
+    for name, size in sizes.items():
+        try:
+            st = os.stat(folder / name)
+        except OSError:
+            changed.append(name)
+            continue
+        if not stat.S_ISREG(st.st_mode) or st.st_size != size:
+            changed.append(name)
+    return changed
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a folder's entries durable; file systems that cannot fsync one are let be."""
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EACCES):
+            raise
+    finally:
+        os.close(fd)
+
+
+def _fsync_files(folder: Path) -> None:
+    """Flush every file of a built index, then the folder, to disk before it is renamed
+    into place: after a crash the folder is then complete or absent, never half there."""
+    for path in folder.iterdir():
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    _fsync_folder(folder)
 
 
 def _writable(root: Path) -> bool:
@@ -180,20 +243,47 @@ def build_into(storage, files: list[Path], progress: Progress | None) -> dict[st
     return build(storage, files, progress)
 
 
+def _file_vanished(exc: BaseException) -> bool:
+    """Whether `exc` comes from a file that was not found (also where Whoosh, cleaning
+    up after it, raised another error in its place)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, FileNotFoundError):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or (None if cause.__suppress_context__ else cause.__context__)
+    return False
+
+
 def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress | None,
                    fp: str) -> tuple[Index, dict[str, object], Searcher]:
+    root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
     try:
         meta = build_into(FileStorage(str(tmp)), files, progress)
         meta.update(fingerprint=fp, schema=SCHEMA_VERSION)
-        meta["files"] = sorted(p.name for p in tmp.iterdir())
+        meta["sizes"] = {p.name: p.stat().st_size for p in sorted(tmp.iterdir())}
         (tmp / _META).write_text(json.dumps(meta), encoding="utf-8")
+        _fsync_files(tmp)
         os.rename(tmp, root / name)
-    except BaseException:
+    except BaseException as exc:
+        # A build whose folder, or a file it wrote, vanished under it failed for that,
+        # not for its own sake.
+        harmed = isinstance(exc, Exception) and (not tmp.is_dir() or _file_vanished(exc))
         shutil.rmtree(tmp, ignore_errors=True)
+        if harmed:
+            raise _Harmed(f"{tmp} was deleted while it was built") from exc
         raise
+    with contextlib.suppress(OSError):
+        _fsync_folder(root)
     _remove_stale(root, name)
-    return _open_folder(root / name)
+    try:
+        return _open_folder(root / name)
+    except Exception as exc:  # noqa: BLE001 - the build opened it a moment ago
+        with contextlib.suppress(OSError):
+            os.rename(root / name, root / f".bad-{uuid.uuid4().hex[:8]}")
+        raise _Harmed(f"{root / name} was changed as soon as it was built") from exc
 
 
 def open_index(files: list[Path], roots: list[Path], progress: Progress | None = None,
@@ -226,12 +316,17 @@ def open_index(files: list[Path], roots: list[Path], progress: Progress | None =
             elif rebuild and folder.is_dir():
                 with contextlib.suppress(OSError):
                     os.rename(folder, root / f".bad-{uuid.uuid4().hex[:8]}")
-            try:
-                ix, meta, searcher = _build_on_disk(root, name, files, progress, fp)
-            except OSError as exc:
-                notices.append(f"cannot write the index in {root} ({exc.strerror or exc})")
-                continue
-            return OpenIndex(ix, searcher, root / name, meta, notices, built=True)
+            for _ in range(_BUILD_ATTEMPTS):
+                try:
+                    ix, meta, searcher = _build_on_disk(root, name, files, progress, fp)
+                    return OpenIndex(ix, searcher, root / name, meta, notices, built=True)
+                except _Harmed:
+                    continue  # deleted or truncated by another process meanwhile
+                except OSError as exc:
+                    notices.append(f"cannot write the index in {root} ({exc.strerror or exc})")
+                    break
+            else:
+                notices.append(f"the index in {root} kept changing while it was built")
     storage = RamStorage()
     meta = build_into(storage, files, progress)
     meta.update(fingerprint=fp, schema=SCHEMA_VERSION)

@@ -1,42 +1,151 @@
 """A library: the loaded lists and their open index, ready to search.
 
 This is the object the CLI, the reader and the benchmarks hold. It owns one Whoosh
-searcher for its lifetime (searchers are costly to open and safe to reuse while the
-index does not change) and turns docnums into `Paper` records.
+searcher (searchers are costly to open and safe to reuse while the index does not
+change; it is replaced only when the index is damaged under it) and turns docnums into
+`Paper` records.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
+from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
-from tui.core.sidefiles import PREFIX_FILE, WORDS_FILE, read_json, read_lengths
-from tui.core.index import OpenIndex, Progress, open_index
+from tui.core.sidefiles import (
+    LENGTHS_FILE, PREFIX_FILE, WORDS_FILE, parse_json, parse_lengths, side_files,
+)
+from tui.core.index import OpenIndex, Progress, changed_files, open_index
 from tui.core.locations import bundled_seeds, index_dirs
 from tui.core.model import Paper
 from tui.core.schema import SCORED_FIELDS
 from tui.core.scorer import PostingCache, Scorer, norms_for
 from tui.core.seeds import discover
 
+T = TypeVar("T")
+
+_ATTEMPTS = 5
+"""Tries of a read while the index is damaged under the library, each after reopening it."""
+_LAZY = ("prefix_table", "vocabulary", "scorer")
+"""Cached properties that hold what was read from the index."""
+
+
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    """The folder's device and inode: a folder replaced by a rebuild is another one."""
+    if path is None:
+        return None
+    with contextlib.suppress(OSError):
+        st = os.stat(path)
+        return st.st_dev, st.st_ino
+    return None
+
 
 class Library:
-    """Paper lists with their index: papers by docnum, by id, and a shared searcher."""
+    """Paper lists with their index: papers by docnum, by id, and a shared searcher.
 
-    def __init__(self, opened: OpenIndex, files: list[Path]) -> None:
-        self.opened = opened
+    Whoosh opens some files only on first use, and the side files are read on first
+    use; the library opens them all at once, since open files outlive their names when
+    another process replaces or deletes the folder. Files damaged in place (truncated)
+    make reads fail: `guarded` then reopens the index, which rebuilds it if need be,
+    with a one-line notice, and reads again.
+    """
+
+    def __init__(self, opened: OpenIndex, files: list[Path],
+                 reopen: Callable[[], OpenIndex] | None = None) -> None:
         self.files = files
-        self.ix = opened.ix
         self.notices: list[str] = list(opened.notices)
         self._lock = threading.RLock()
-        self.searcher = opened.searcher
-        # Whoosh's FileIndex.schema re-reads the table of contents from disk on every
-        # access; an open library must keep working if the folder is rebuilt or deleted.
-        self.schema = self.searcher.schema
-        self._papers: dict[int, Paper] = {}
+        self._reopen = reopen
+        self._handles: dict[str, StructFile] = {}
+        self.generation = 0
+        """How many times the index was (re)opened; reads compare it to see a reopen."""
+        self._attach(opened)
+        self.guarded(self._load)
+
+    def _attach(self, opened: OpenIndex) -> None:
+        """Read from `opened` from now on, forgetting what was read from the last one."""
+        with self._lock:
+            previous = getattr(self, "searcher", None)
+            handles, self._handles = self._handles, {}
+            self.opened = opened
+            self.ix = opened.ix
+            self.searcher = opened.searcher
+            # Whoosh's FileIndex.schema re-reads the table of contents from disk on every
+            # access; an open library must keep working if the folder is rebuilt or deleted.
+            self.schema = self.searcher.schema
+            self._papers: dict[int, Paper] = {}
+            for name in _LAZY:
+                self.__dict__.pop(name, None)
+            self._folder = _identity(opened.path)
+            self.generation += 1
+            for handle in handles.values():
+                with contextlib.suppress(Exception):
+                    handle.close()
+            if previous is not None and previous is not opened.searcher:
+                with contextlib.suppress(Exception):
+                    previous.close()
+
+    def _load(self) -> None:
+        """Open what Whoosh and the side files would open on first use."""
+        with self._lock:
+            for leaf, _ in self.searcher.reader().leaf_readers():
+                if leaf.doc_count_all():
+                    leaf.stored_fields(0)  # opens the segment's stored-fields column
+            for name in side_files(SCORED_FIELDS):
+                if name not in self._handles:
+                    self._handles[name] = self.ix.storage.open_file(name)
+
+    def guarded(self, read: Callable[[], T]) -> T:
+        """`read()`, which reads the index; if it fails because the index's files were
+        damaged, replaced or deleted under this library, reopen the index and read again.
+
+        Any other failure is raised as it is.
+        """
+        for attempt in range(_ATTEMPTS):
+            generation = self.generation
+            try:
+                return read()
+            except Exception:
+                if attempt + 1 == _ATTEMPTS or not self._recover(generation):
+                    raise
+        raise AssertionError("unreachable")
+
+    def _damaged(self) -> bool:
+        """Whether the index folder was replaced, deleted or changed since it was opened."""
+        path = self.opened.path
+        if path is None:
+            return False
+        if self._folder is None or _identity(path) != self._folder:
+            return True
+        return bool(changed_files(path, self.opened.meta))
+
+    def _recover(self, generation: int) -> bool:
+        """After a read failed: reopen (or rebuild) the index if it was damaged under this
+        library. True when the read is worth trying again."""
+        with self._lock:
+            if self.generation != generation:
+                return True  # another thread reopened it meanwhile
+            if self._reopen is None or not self._damaged():
+                return False
+            path = self.opened.path
+            try:
+                opened = self._reopen()
+            except Exception:  # noqa: BLE001 - changed again meanwhile: the read tries again
+                return True
+            self._attach(opened)
+            self.notices.extend(opened.notices
+                                or [f"index at {path} changed while in use; reopened it"])
+            # A failure here shows again in the read, which then recovers again.
+            with contextlib.suppress(Exception):
+                self._load()
+            return True
 
     @property
     def lists(self) -> list[dict[str, object]]:
@@ -56,6 +165,9 @@ class Library:
         cached = self._papers.get(docnum)
         if cached is not None:
             return cached
+        return self.guarded(lambda: self._read_paper(docnum))
+
+    def _read_paper(self, docnum: int) -> Paper:
         with self._lock:
             fields = self.searcher.stored_fields(docnum)
         paper = Paper(
@@ -81,6 +193,9 @@ class Library:
         paper_id = paper_id.strip().lower()
         if not paper_id:
             return None
+        return self.guarded(lambda: self._find(paper_id))
+
+    def _find(self, paper_id: str) -> int | None:
         with self._lock:
             found = list(Term("id", paper_id).docs(self.searcher))
             if not found and len(paper_id) >= 4:
@@ -99,20 +214,31 @@ class Library:
     @cached_property
     def prefix_table(self) -> dict[str, list[str]]:
         """Short prefix → its most frequent indexed terms (built with the index)."""
-        table = self._side_file(read_json, PREFIX_FILE)
+        table = self._side_file(parse_json, PREFIX_FILE)
         return table if isinstance(table, dict) else {}
 
     @cached_property
     def vocabulary(self) -> frozenset[str]:
         """The unstemmed words of the abstracts, for spelling suggestions."""
-        words = self._side_file(read_json, WORDS_FILE)
+        words = self._side_file(parse_json, WORDS_FILE)
         return frozenset(words) if isinstance(words, list) else frozenset()
 
-    def _side_file(self, reader, name: str) -> object:
-        """Read a side file; if it is gone or damaged, say so once and do without."""
+    def _side_file(self, parse: Callable[[bytes], object], name: str) -> object:
+        """Read a side file from the handle opened with the index.
+
+        If the index was damaged under the library, this raises, so that the search
+        reopens it (see `guarded`); if only this file is unusable, say so once and do
+        without.
+        """
         try:
-            return reader(self.ix.storage, name)
+            with self._lock:
+                handle = self._handles[name]
+                handle.seek(0)
+                data = handle.read()
+            return parse(data)
         except Exception:  # noqa: BLE001 - typing aids must never stop a search
+            if self._reopen is not None and self._damaged():
+                raise
             self.notices.append(f"index file {name} is missing or damaged; "
                                 "run 'paperscope index --rebuild'")
             return None
@@ -122,7 +248,7 @@ class Library:
         """The BM25 scorer over this library's index, with its posting cache."""
         norms = {}
         for name in SCORED_FIELDS:
-            lengths = self._side_file(read_lengths, name)
+            lengths = self._side_file(parse_lengths, LENGTHS_FILE.format(name))
             if lengths is not None and len(lengths) == len(self):
                 norms[name] = norms_for(lengths)
         return Scorer(self.searcher, norms, PostingCache(self.searcher.reader()),
@@ -130,7 +256,12 @@ class Library:
 
     def close(self) -> None:
         """Release the searcher and the index's files."""
-        self.searcher.close()
+        with self._lock:
+            for handle in self._handles.values():
+                with contextlib.suppress(Exception):
+                    handle.close()
+            self._handles = {}
+            self.searcher.close()
 
     def __enter__(self) -> "Library":
         return self
@@ -149,4 +280,4 @@ def open_library(seeds: Sequence[str | Path] | None = None, index_dir: str | Non
     files = discover([bundled_seeds()] if bundled else seeds)
     roots = index_dirs(files, bundled, index_dir)
     opened = open_index(files, roots, progress, rebuild=rebuild)
-    return Library(opened, files)
+    return Library(opened, files, lambda: open_index(files, roots))

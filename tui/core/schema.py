@@ -9,7 +9,7 @@ from tui.core.model import Paper
 from tui.core.render import math_aliases
 
 # Bump when fields or what goes into them change: existing indexes are then rebuilt.
-SCHEMA_VERSION = 4 + 100 * ANALYSIS_VERSION
+SCHEMA_VERSION = 5 + 100 * ANALYSIS_VERSION
 
 # Fields a query may name with a prefix (`name:gecko`), and the default search fields
 # with their weights.

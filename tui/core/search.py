@@ -128,17 +128,27 @@ def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool
     started = time.perf_counter()
     query = without_surrogates(query)
     text, names = split_filters(query)
-    chosen = allowed(library, state, names)
-    if chosen is not None:
-        within = chosen if within is None else chosen & set(within)
-    result = _search(library, text, limit, prefix, within, sort)
+    noticed = len(library.notices)
+
+    def run() -> SearchResult:
+        narrowed = within
+        chosen = allowed(library, state, names)
+        if chosen is not None:
+            narrowed = chosen if within is None else chosen & set(within)
+        return _search(library, text, limit, prefix, narrowed, sort)
+
+    # Files damaged under the library: it reopens (or rebuilds) the index and runs again.
+    result = library.guarded(run)
     result.query = query
+    result.notices = library.notices[noticed:]
     result.elapsed_ms = (time.perf_counter() - started) * 1000
     return result
 
 
 def _search(library: Library, query: str, limit: int | None, prefix: bool,
-            within: Collection[int] | None, sort: str) -> SearchResult:
+            within: Collection[int] | None, sort: str, rescue: bool = True) -> SearchResult:
+    """`rescue=False` leaves a query that finds nothing without a correction or fuzzy
+    match: the rescue itself searches its corrected query that way, one level only."""
     parsed = analyse(query, prefix)
     if not parsed.words:
         return _everything(library, query, limit, within, sort)
@@ -157,7 +167,8 @@ def _search(library: Library, query: str, limit: int | None, prefix: bool,
     result_terms = positive_terms(strict)
     result = SearchResult(query, [], total, result_terms)
     if not docs:
-        _rescue(library, parsed, limit, within, sort, result)
+        if rescue:
+            _rescue(library, parsed, limit, within, sort, result)
         return result
     if not parsed.structured and len(set(parsed.words)) >= FEEDBACK_MIN_WORDS:
         loose = _keep_exclusions(to_whoosh(parsed, schema, group_and=False))
@@ -348,7 +359,9 @@ def _rescue(library: Library, parsed: ParsedQuery, limit: int | None,
     with library._lock:
         corrected = suggest(library, parsed)
     if corrected:
-        again = _search(library, corrected, limit, False, within, sort)
+        # Not rescued again: a corrected query that is cut at the length limit can
+        # lose the corrected letters and be corrected the same way without end.
+        again = _search(library, corrected, limit, False, within, sort, rescue=False)
         if again.hits:
             result.hits, result.total, result.terms = again.hits, again.total, again.terms
             result.suggestion, result.fuzzy = corrected, True
@@ -383,6 +396,12 @@ def similar(library: Library, docnum: int, limit: int | None = 10) -> SearchResu
     are left out.
     """
     started = time.perf_counter()
+    result = library.guarded(lambda: _similar(library, docnum, limit))
+    result.elapsed_ms = (time.perf_counter() - started) * 1000
+    return result
+
+
+def _similar(library: Library, docnum: int, limit: int | None) -> SearchResult:
     paper = library.paper(docnum)
     source = " ".join((paper.name, paper.title, render(paper.raw).text))
     with library._lock:
@@ -392,6 +411,4 @@ def similar(library: Library, docnum: int, limit: int | None = 10) -> SearchResu
     same = docnums_of(library, [paper.id])
     terms = frozenset(term for term, _ in key_terms)
     hits = [Hit(library, d, s, terms) for d, s in ranked if d != docnum and d not in same]
-    result = SearchResult(f"similar:{paper.id}", hits[:limit], len(hits), terms)
-    result.elapsed_ms = (time.perf_counter() - started) * 1000
-    return result
+    return SearchResult(f"similar:{paper.id}", hits[:limit], len(hits), terms)

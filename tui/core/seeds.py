@@ -23,7 +23,9 @@ _SPACES = re.compile(r"\s+")
 _TITLE_MAX_CHARS = 160
 _TITLE_MAX_WORDS = 20
 _SENTENCE_END = re.compile(r"[.!?。！？]\s*$")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# C0 and C1 control characters (DEL, CSI, OSC, DCS...), which a terminal may act on.
+# U+0085 (next line) is left to `_SPACES`: it is a line break, so it becomes a space.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
 
 
 class SeedError(Exception):
@@ -104,7 +106,9 @@ def _title_glued_to_abstract(lines: list[str]) -> bool:
 
 def paper_id(raw: str) -> str:
     """A stable id from the abstract's words, blind to spacing, case and Unicode form."""
-    normal = _SPACES.sub(" ", unicodedata.normalize("NFKC", raw)).strip().casefold()
+    if not raw.isascii():
+        raw = unicodedata.normalize("NFKC", raw)
+    normal = _SPACES.sub(" ", raw).strip().casefold()
     return hashlib.blake2b(normal.encode("utf-8"), digest_size=6).hexdigest()
 
 
@@ -120,8 +124,8 @@ def parse_list(text: str, path: Path) -> PaperList:
             title = paras.pop(0)
         elif len(first_lines) > 1 and _title_glued_to_abstract(first_lines):
             # "ICML 2026 Papers" directly followed by the first abstract, no blank line.
-            title = _SPACES.sub(" ", first_lines[0]).strip()
-            paras[0] = _SPACES.sub(" ", " ".join(first_lines[1:])).strip()
+            title = _SPACES.sub(" ", _CONTROL.sub("", first_lines[0])).strip()
+            paras[0] = _SPACES.sub(" ", _CONTROL.sub("", " ".join(first_lines[1:]))).strip()
     if not paras:
         raise SeedError(f"{path}: no abstracts in this list")
     papers = tuple(make_paper(raw, title, path.name, i) for i, raw in enumerate(paras))

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 from array import array
 
-from whoosh.filedb.filestore import Storage
-
 PREFIX_FILE = "prefixes.json"
 WORDS_FILE = "words.json"
 LENGTHS_FILE = "lengths-{}.bin"
@@ -20,21 +18,19 @@ PREFIX_FANOUT = 8
 """How many terms a typed prefix expands to, most frequent first."""
 
 
-def read_json(storage: Storage, name: str) -> object:
-    """Read one of the builder's JSON side files."""
-    handle = storage.open_file(name)
-    try:
-        return json.loads(handle.read().decode("utf-8"))
-    finally:
-        handle.close()
+def side_files(fieldnames: tuple[str, ...]) -> tuple[str, ...]:
+    """The names of every side file of an index whose scored fields are `fieldnames`."""
+    return (PREFIX_FILE, WORDS_FILE, *(LENGTHS_FILE.format(f) for f in fieldnames))
 
 
-def read_lengths(storage: Storage, fieldname: str) -> array:
-    """The lengths (in terms) of `fieldname` for every paper, in docnum order."""
-    handle = storage.open_file(LENGTHS_FILE.format(fieldname))
-    try:
-        column = array("I")
-        column.frombytes(handle.read())
-        return column
-    finally:
-        handle.close()
+def parse_json(data: bytes) -> object:
+    """The content of one of the builder's JSON side files."""
+    return json.loads(data.decode("utf-8"))
+
+
+def parse_lengths(data: bytes) -> array:
+    """A lengths file's content: the length (in terms) of a field for every paper, in
+    docnum order."""
+    column = array("I")
+    column.frombytes(data)
+    return column
