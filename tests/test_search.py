@@ -151,3 +151,21 @@ def test_other_lists_are_searchable(tmp_path: Path) -> None:
     with open_library([tmp_path], str(tmp_path / "ix")) as library:
         assert len(library) == 2
         assert search(library, "stripes").hits[0].paper.list_title == "My List"
+
+
+def test_an_empty_query_lists_papers_without_making_every_hit(bundled_library) -> None:
+    library = bundled_library
+    from tui.core.search import ListedHits
+
+    result = search(library, "", limit=None)
+    hits = result.hits
+    assert isinstance(hits, ListedHits)
+    assert len(hits) == result.total == len(library)
+    assert [h.docnum for h in hits] == list(range(len(library)))
+    assert hits[3] is hits[3]  # made once, then remembered
+    assert hits[-1].docnum == len(library) - 1
+    assert [h.docnum for h in hits[2:5]] == [2, 3, 4]
+    assert hits.index_of(len(library) - 1) == len(library) - 1
+    assert hits.index_of(len(library)) is None
+    cut = search(library, "", limit=5).hits
+    assert len(cut) == 5 and cut.index_of(7) is None

@@ -20,7 +20,6 @@ from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from tui.app.messages import SearchDone
-from tui.app.screens.note import NoteScreen
 
 if TYPE_CHECKING:
     from tui.app.app import PaperscopeApp
@@ -203,6 +202,10 @@ class ReadingActions:
             if text is not None and text != self.state.note(paper_id):
                 self.state.set_note(paper_id, text)
                 self.reading_state_changed()
+
+        # Imported when first used: the note editor's text area is a tenth of the
+        # reader's import time, and most sessions never open it.
+        from tui.app.screens.note import NoteScreen
 
         self.app.push_screen(NoteScreen(paper.name or paper.title, self.state.note(paper_id)),
                              saved)

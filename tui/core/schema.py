@@ -6,7 +6,6 @@ from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
 from tui.core.analysis import ANALYSIS_VERSION, PaperAnalyzer, terms
 from tui.core.model import Paper
-from tui.core.render import math_aliases
 
 # Bump when fields or what goes into them change: existing indexes are then rebuilt.
 SCHEMA_VERSION = 5 + 100 * ANALYSIS_VERSION
@@ -46,6 +45,9 @@ def document(paper: Paper, text: str) -> dict[str, object]:
     Searchable fields are passed as term lists that `analysis.terms` made, the same
     function the query side runs, so both always agree.
     """
+    # Imported here: only builds need it, and searching must not pay for the renderer.
+    from tui.core.render import math_aliases
+
     return {
         "id": paper.id,
         "file": paper.file,

@@ -18,9 +18,10 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 import time
-from collections.abc import Collection, Iterable
+from bisect import bisect_left
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from whoosh import query as wq
 
@@ -32,8 +33,8 @@ from tui.core.model import Paper
 from tui.core.query import (
     ParsedQuery, analyse, last_term, to_whoosh, without_surrogates, words_query,
 )
-from tui.core.render import render
 from tui.core.schema import FIELD_BOOSTS
+from tui.core.seeds import rendered_text
 from tui.core.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
 from tui.core.spelling import suggest
 
@@ -84,7 +85,7 @@ class Hit:
     @property
     def text(self) -> str:
         """The abstract rendered as plain text."""
-        return render(self.paper.raw).text
+        return rendered_text(self.paper.raw)
 
     def snippet(self, width: int = 200) -> tuple[str, Spans]:
         """A short excerpt around the matches, with match spans."""
@@ -99,12 +100,50 @@ class Hit:
         return list(seen)
 
 
+class ListedHits(Sequence[Hit]):
+    """Unscored hits for papers in list order, each made when first asked for.
+
+    An empty query lists every paper; a screen shows a few dozen of them, so making
+    tens of thousands of hits up front is wasted work on every cleared query.
+    """
+
+    def __init__(self, library: Library, docnums: Sequence[int]) -> None:
+        self._library = library
+        self._docnums = docnums
+        self._made: dict[int, Hit] = {}
+
+    def __len__(self) -> int:
+        return len(self._docnums)
+
+    @overload
+    def __getitem__(self, index: int) -> Hit: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> ListedHits: ...
+
+    def __getitem__(self, index: int | slice) -> Hit | ListedHits:
+        if isinstance(index, slice):
+            return ListedHits(self._library, self._docnums[index])
+        docnum = self._docnums[index]
+        hit = self._made.get(docnum)
+        if hit is None:
+            hit = self._made[docnum] = Hit(self._library, docnum, 0.0, frozenset())
+        return hit
+
+    def index_of(self, docnum: int) -> int | None:
+        """The position of paper `docnum`, or None when it is not listed."""
+        if isinstance(self._docnums, range):
+            return self._docnums.index(docnum) if docnum in self._docnums else None
+        at = bisect_left(self._docnums, docnum)  # sorted: list order
+        return at if at < len(self._docnums) and self._docnums[at] == docnum else None
+
+
 @dataclass
 class SearchResult:
     """The answer to one query."""
 
     query: str
-    hits: list[Hit]
+    hits: Sequence[Hit]
     total: int
     """How many papers match in all (hits may be cut at the limit)."""
     terms: frozenset[str] = frozenset()
@@ -187,7 +226,7 @@ def _with_feedback(library: Library, q: wq.Query, ranked: list[tuple[int, float]
     weights scaled to at most FEEDBACK_WEIGHT of an original word.
     """
     top = [library.paper(d) for d, _ in ranked[:FEEDBACK_DOCS]]
-    source = " ".join(render(p.raw).text for p in top)
+    source = " ".join(rendered_text(p.raw) for p in top)
     with library._lock:
         key_terms = library.searcher.key_terms_from_text("text", source, numterms=FEEDBACK_TERMS)
     if not key_terms:
@@ -213,13 +252,13 @@ def _keep_exclusions(q: wq.Query) -> wq.Query:
 
 def _everything(library: Library, query: str, limit: int | None,
                 within: Collection[int] | None, sort: str) -> SearchResult:
-    docnums: Iterable[int] = range(len(library))
+    docnums: Sequence[int] = range(len(library))
     if within is not None:
         docnums = sorted(d for d in within if 0 <= d < len(library))
-    hits = [Hit(library, d, 0.0, frozenset()) for d in docnums]
     if sort == "name":
-        hits = _sorted(hits, sort)
-    return SearchResult(query, hits[:limit], len(hits))
+        hits = _sorted([Hit(library, d, 0.0, frozenset()) for d in docnums], sort)
+        return SearchResult(query, hits[:limit], len(hits))
+    return SearchResult(query, ListedHits(library, docnums)[:limit], len(docnums))
 
 
 def _run(library: Library, q: wq.Query, limit: int | None,
@@ -403,7 +442,7 @@ def similar(library: Library, docnum: int, limit: int | None = 10) -> SearchResu
 
 def _similar(library: Library, docnum: int, limit: int | None) -> SearchResult:
     paper = library.paper(docnum)
-    source = " ".join((paper.name, paper.title, render(paper.raw).text))
+    source = " ".join((paper.name, paper.title, rendered_text(paper.raw)))
     with library._lock:
         key_terms = library.searcher.key_terms_from_text("text", source, numterms=SIMILAR_TERMS)
     q = wq.Or([wq.Term("text", term, boost=weight) for term, weight in key_terms])

@@ -9,6 +9,7 @@ snippet).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from tui.app import bindings
 from tui.app.messages import PaperHighlighted, PaperOpened, Snippets
 from tui.app.widgets.paper_row import MARKER_CELLS, RowStyles, label_line, snippet_line
 from tui.app.widgets.scrolling import set_virtual_size
+
 if TYPE_CHECKING:
     from tui.core.model import Paper
     from tui.core.search import Hit
@@ -32,6 +34,17 @@ if TYPE_CHECKING:
 _CURSOR_BAR = "▌"
 """Marks the cursor row without colour too (NO_COLOR, monochrome terminals)."""
 _STRIP_CACHE_ROWS = 400
+
+
+def index_of(hits: Sequence[Hit], docnum: int) -> int | None:
+    """The position of paper `docnum` among `hits`, or None when it is not there.
+
+    An empty query's hits (`search.ListedHits`) answer without making every hit.
+    """
+    find = getattr(hits, "index_of", None)
+    if find is not None:
+        return find(docnum)
+    return next((i for i, hit in enumerate(hits) if hit.docnum == docnum), None)
 
 
 def _without_background(style: Style) -> Style:
@@ -76,7 +89,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         super().__init__(name=name, id=id, classes=classes)
         self._had_hits: bool | None = None
         """What the footer was last refreshed for (None: not yet)."""
-        self.hits: list[Hit] = []
+        self.hits: Sequence[Hit] = []
         self.terms: frozenset[str] = frozenset()
         """Index terms to mark in snippets; empty when not searching."""
         self.empty_text = ""
@@ -107,7 +120,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """The hit under the cursor, if any."""
         return self.hits[self.cursor] if 0 <= self.cursor < len(self.hits) else None
 
-    def show(self, hits: list[Hit], terms: frozenset[str], snippets: Snippets | None = None,
+    def show(self, hits: Sequence[Hit], terms: frozenset[str], snippets: Snippets | None = None,
              *, keep: int | None = None, empty_text: str = "") -> None:
         """Replace the rows; keep the cursor on paper `keep` (a docnum) when it is there."""
         self.hits = hits
@@ -118,7 +131,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self.generation += 1
         index = 0
         if keep is not None:
-            index = next((i for i, hit in enumerate(hits) if hit.docnum == keep), 0)
+            index = index_of(hits, keep) or 0
         self._update_virtual_size()
         self.set_reactive(PaperList.cursor, index)
         if self.chosen is None and self.current is not None:
@@ -135,12 +148,12 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     def select_docnum(self, docnum: int) -> bool:
         """Move the cursor to paper `docnum`; False when it is not listed."""
-        for index, hit in enumerate(self.hits):
-            if hit.docnum == docnum:
-                self.cursor = index
-                self._scroll_to_cursor(center=True)
-                return True
-        return False
+        index = index_of(self.hits, docnum)
+        if index is None:
+            return False
+        self.cursor = index
+        self._scroll_to_cursor(center=True)
+        return True
 
     def refresh_rows(self) -> None:
         """Redraw every row, e.g. after markers such as stars have changed."""
