@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import gc
 import json
-from functools import lru_cache
-from pickle import dumps
-from array import array
 import os
-from collections import defaultdict
+from array import array
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from pickle import dumps
 
 from whoosh.codec.whoosh3 import W3Codec
-from whoosh.system import pack_uint
 from whoosh.filedb.filestore import Storage
+from whoosh.system import pack_uint
 
 from tui.core.analysis import words
 from tui.core.postings import Postings
@@ -41,8 +42,8 @@ _LIMIT_MB = 256
 """Whoosh's posting pool, which stays empty: postings go through `postings.Postings`."""
 
 
-def _parse_file(path: str) -> tuple[dict[str, object], list[dict[str, object]], list[str]]:
-    """Parse one list into its summary, its Whoosh documents and its vocabulary."""
+def _parse_file(path: str) -> tuple[dict[str, object], list[dict[str, object]], set[str]]:
+    """Parse one list into its summary, its Whoosh documents and its (folded) words."""
     plist = read_list(path)
     docs = []
     vocab: set[str] = set()
@@ -52,7 +53,7 @@ def _parse_file(path: str) -> tuple[dict[str, object], list[dict[str, object]], 
         vocab.update(words(text))
     summary = {"title": plist.title, "file": plist.file, "path": plist.path,
                "papers": len(plist.papers)}
-    return summary, docs, sorted(w for w in vocab if w.isalpha())
+    return summary, docs, vocab
 
 
 def make_codec() -> W3Codec:
@@ -134,11 +135,27 @@ def _encode_positions(found: list[int]) -> bytes:
     return pack_uint(len(deltas)) + dumps(deltas, 2)
 
 
-def _write_segment(writer, files: list[Path], progress=None):
-    """Parse `files` and add their papers to `writer`.
+@dataclass
+class _Written:
+    """What a segment's writer reports besides the segment."""
 
-    Returns the lists' summaries, the vocabulary and each scored field's lengths.
-    """
+    lists: list[dict[str, object]]
+    vocab: set[str]
+    lengths: dict[str, array]
+    """Each scored field's length per paper."""
+    text_df: Counter[str]
+    """Document frequency of each `text` term, for the prefix table."""
+
+    def merge(self, other: _Written) -> None:
+        self.lists += other.lists
+        self.vocab |= other.vocab
+        for name, column in other.lengths.items():
+            self.lengths[name].extend(column)
+        self.text_df.update(other.text_df)
+
+
+def _write_segment(writer, files: list[Path], progress=None) -> _Written:
+    """Parse `files` and add their papers to `writer`."""
     lists, vocab = [], set()
     lengths = {name: array("I") for name in SCORED_FIELDS}
     postings = Postings()
@@ -152,9 +169,10 @@ def _write_segment(writer, files: list[Path], progress=None):
         vocab.update(file_vocab)
         if progress:
             progress(1)
+    text_df = Counter({term: len(found) for term, found in postings.table("text").items()})
     # Whoosh's own flush then finds its posting pool empty and only closes the files.
     postings.write(writer.fieldwriter, writer.schema, lengths)
-    return lists, vocab, lengths
+    return _Written(lists, vocab, lengths, text_df)
 
 
 def _segment_task(folder: str, files: list[str], limitmb: int):
@@ -169,12 +187,12 @@ def _segment_task(folder: str, files: list[str], limitmb: int):
     # The parent holds the index lock and commits every worker's segment at once.
     writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False, codec=make_codec())
     try:
-        lists, vocab, lengths = _write_segment(writer, [Path(f) for f in files])
+        written = _write_segment(writer, [Path(f) for f in files])
         segment = writer._finalize_segment()
     except BaseException:
         writer.cancel()
         raise
-    return segment, lists, sorted(vocab), lengths
+    return segment, written
 
 
 def build_into(storage: Storage, files: list[Path],
@@ -202,50 +220,43 @@ def build_into(storage: Storage, files: list[Path],
     try:
         if workers > 1 and big and hasattr(storage, "folder"):
             runs = _split(files, workers)
-            lists, vocab, segments = [], set(), []
-            lengths = {name: array("I") for name in SCORED_FIELDS}
+            segments = []
+            written = _Written([], set(), {name: array("I") for name in SCORED_FIELDS},
+                               Counter())
             with ProcessPoolExecutor(max_workers=len(runs)) as pool:
                 futures = [pool.submit(_segment_task, storage.folder, [str(f) for f in run],
                                        _LIMIT_MB // len(runs)) for run in runs]
                 for run, future in zip(runs, futures):
-                    segment, run_lists, run_vocab, run_lengths = future.result()
+                    segment, run_written = future.result()
                     segments.append(segment)
-                    for name, column in run_lengths.items():
-                        lengths[name].extend(column)
-                    lists += run_lists
-                    vocab.update(run_vocab)
+                    written.merge(run_written)
                     advance(len(run))
             writer._close_segment()
             writer._commit_toc(segments)
             writer._finish()
         else:
-            lists, vocab, lengths = _write_segment(writer, files, advance)
+            written = _write_segment(writer, files, advance)
             writer.commit()
     except BaseException:
         writer.cancel()
         raise
-    ix = storage.open_index()
-    papers = sum(int(s["papers"]) for s in lists)
-    _write_json(storage, PREFIX_FILE, _prefix_table(ix))
-    _write_json(storage, WORDS_FILE, sorted(vocab))
-    for name, column in lengths.items():
+    papers = sum(int(s["papers"]) for s in written.lists)
+    _write_json(storage, PREFIX_FILE, _prefix_table(written.text_df))
+    _write_json(storage, WORDS_FILE, sorted(w for w in written.vocab if w.isalpha()))
+    for name, column in written.lengths.items():
         _write_bytes(storage, LENGTHS_FILE.format(name), column.tobytes())
-    return {"papers": papers, "lists": lists}
+    return {"papers": papers, "lists": written.lists}
 
 
-def _prefix_table(ix) -> dict[str, list[str]]:
+def _prefix_table(text_df: Counter[str]) -> dict[str, list[str]]:
     """For every 1..SHORT_PREFIX letter prefix, its most frequent `text` terms."""
     best: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    with ix.reader() as reader:
-        for term, info in reader.iter_field("text"):
-            if isinstance(term, bytes):
-                term = term.decode("utf-8")
-            df = info.doc_frequency()
-            for n in range(1, min(SHORT_PREFIX, len(term)) + 1):
-                best[term[:n]].append((df, term))
+    for term, df in text_df.items():
+        for n in range(1, min(SHORT_PREFIX, len(term)) + 1):
+            best[term[:n]].append((df, term))
     return {
         prefix: [t for _, t in sorted(cands, key=lambda c: (-c[0], c[1]))[:PREFIX_FANOUT]]
-        for prefix, cands in best.items()
+        for prefix, cands in sorted(best.items())
     }
 
 
