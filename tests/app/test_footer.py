@@ -47,3 +47,24 @@ async def test_the_footer_follows_the_focused_pane(make_app) -> None:
         await pilot.pause()
         footer = app.screen.query_one(KeyFooter)
         assert "next_match" not in {key.action for key in footer.query(FooterKey)}
+
+
+async def test_changes_of_focus_do_not_leave_old_footer_keys_alive(make_app) -> None:
+    import gc
+
+    def alive() -> int:
+        gc.collect()
+        return sum(1 for obj in gc.get_objects() if isinstance(obj, FooterKey))
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_query(pilot, "tool calls")
+        await pilot.press("enter")
+        await settle(pilot)
+        before = alive()
+        for _ in range(12):  # search box, list, detail, and around again
+            await pilot.press("tab")
+            await pilot.pause()
+        await settle(pilot)
+        shown = len(app.screen.query_one(KeyFooter).query(FooterKey))
+        assert alive() <= max(before, shown) + shown

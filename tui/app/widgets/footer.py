@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -21,6 +22,18 @@ class KeyFooter(Footer):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._shown: tuple[tuple[str, str, bool], ...] | None = None
         """(key, action, enabled) of each key on show."""
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                # Textual binds each key's `compact` to the footer's and never unbinds
+                # it, so every rebuild would keep the old keys alive as watchers of the
+                # footer: memory grows with each change of focus. This footer's
+                # `compact` never changes, so the keys get its value, not a binding.
+                widget._reactive_connect = None
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact")
+            yield widget
 
     def bindings_changed(self, screen: Screen) -> None:
         if not (screen.app.app_focus and self.is_attached and screen is self.screen):
