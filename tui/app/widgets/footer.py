@@ -25,7 +25,7 @@ class KeyFooter(Footer):
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
-            if isinstance(widget, FooterKey):
+            if isinstance(widget, FooterKey) and widget._reactive_connect:
                 # Textual binds each key's `compact` to the footer's and never unbinds
                 # it, so every rebuild would keep the old keys alive as watchers of the
                 # footer: memory grows with each change of focus. This footer's
