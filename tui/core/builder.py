@@ -98,15 +98,14 @@ def _add_prepared(writer, doc: dict[str, object], postings: Postings) -> None:
         length = 0
         if field.indexed and isinstance(value, list):
             table = postings.table(name)
-            positions: dict[str, list[int]] = {}
+            positions: defaultdict[str, list[int]] = defaultdict(list)
             for pos, term in enumerate(value):
-                found = positions.get(term)
-                if found is None:
-                    positions[term] = [pos]
-                else:
-                    found.append(pos)
+                positions[term].append(pos)
             for term, found in positions.items():
-                table[term].append((docnum, float(len(found)), _encode_positions(found)))
+                if len(found) == 1:
+                    table[term].append((docnum, 1.0, _single_position(found[0])))
+                else:
+                    table[term].append((docnum, float(len(found)), _encode_positions(found)))
             length = len(value)
         elif field.indexed:
             table = postings.table(name)
