@@ -123,3 +123,19 @@ async def test_nothing_matching_says_so(make_app) -> None:
         assert "zzqxj" in str(app.reader.query_one(MatchBanner).render())
         assert app.reader.query_one(DetailView).paper is None
         assert app.reader.paper_list.render_line(1).text.strip().startswith("No papers match")
+
+
+async def test_a_query_longer_than_the_box_scrolls_to_keep_the_cursor_in_view(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *("abcdefghij" * 12))
+        await settle(pilot)
+        box = app.reader.search_box
+        assert box.value == "abcdefghij" * 12
+        assert box.virtual_size.width > box.content_region.width
+        assert box.scroll_x > 0
+        assert box.content_region.x <= box.cursor_screen_offset.x <= box.content_region.right
+        await pilot.press("home")
+        await pilot.pause()
+        assert box.scroll_x == 0

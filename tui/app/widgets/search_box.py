@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 from tui.app import bindings
@@ -12,6 +14,11 @@ class SearchBox(Input):
     """Where queries are typed; every change starts a search (see the app)."""
 
     BINDINGS = bindings.SEARCH
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), repaint=True)
+    """As Textual's, but the box has a fixed size: its text growing needs a repaint of
+    the box, not a layout of the whole screen, which the stock reactive asks for on
+    every keystroke (and which costs typing more than drawing the results)."""
 
     class Leave(Message):
         """The user wants to go from the search box to the list."""
