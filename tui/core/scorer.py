@@ -224,4 +224,5 @@ def norms_for(lengths: array, k1: float = K1, b: float = B) -> array:
     if not lengths:
         return array("f")
     average = (sum(lengths) / len(lengths)) or 1.0
-    return array("f", (k1 * (1.0 - b + b * n / average) for n in lengths))
+    base, per_word = k1 * (1.0 - b), k1 * b / average
+    return array("f", [base + per_word * n for n in lengths])
