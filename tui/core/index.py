@@ -13,7 +13,6 @@ in memory.
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import fcntl
 import hashlib
@@ -32,6 +31,7 @@ from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
+from tui.core.durable import fsync_folder
 from tui.core.schema import SCHEMA_VERSION
 
 Progress = Callable[[int, int], None]
@@ -194,18 +194,6 @@ def changed_files(folder: Path, meta: dict[str, object]) -> list[str]:
     return changed
 
 
-def _fsync_folder(folder: Path) -> None:
-    """Make a folder's entries durable; file systems that cannot fsync one are let be."""
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EACCES):
-            raise
-    finally:
-        os.close(fd)
-
-
 def _fsync_files(folder: Path) -> None:
     """Flush every file of a built index, then the folder, to disk before it is renamed
     into place: after a crash the folder is then complete or absent, never half there."""
@@ -215,7 +203,7 @@ def _fsync_files(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-    _fsync_folder(folder)
+    fsync_folder(folder)
 
 
 def _writable(root: Path) -> bool:
@@ -276,7 +264,7 @@ def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress 
             raise _Harmed(f"{tmp} was deleted while it was built") from exc
         raise
     with contextlib.suppress(OSError):
-        _fsync_folder(root)
+        fsync_folder(root)
     _remove_stale(root, name)
     try:
         return _open_folder(root / name)

@@ -46,6 +46,7 @@ from pathlib import Path
 
 import platformdirs
 
+from tui.core.durable import fsync_folder
 from tui.core.locations import APP_NAME
 
 try:  # POSIX; on Windows saves go unlocked (a second process there may lose a race).
@@ -169,22 +170,7 @@ def atomic_write_text(path: Path, text: str) -> None:
         with suppress(OSError):
             os.unlink(tmp_name)
         raise
-    _fsync_folder(path.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename itself durable; file systems that cannot fsync a folder are let be."""
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EACCES):
-            raise
-    finally:
-        os.close(fd)
+    fsync_folder(path.parent)
 
 
 @contextmanager
