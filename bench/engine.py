@@ -1,6 +1,6 @@
 """Engine benchmark: index build, search latency, cold CLI search, and SQLite FTS5.
 
-    python bench/engine.py [--corpora ../shared/corpora] [--repeat 5]
+    python bench/engine.py [--corpora ../shared/corpora] [--repeat 5] [--builds 3]
 
 Everything goes through the product's own code (`open_library`, `search`, the
 `paperscope` command). SQLite FTS5 answers the same queries over the same rendered
@@ -120,6 +120,8 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--cold-runs", type=int, default=10)
+    parser.add_argument("--builds", type=int, default=3,
+                        help="full rebuilds to take the median of (other jobs skew single runs)")
     args = parser.parse_args()
     if not args.corpora.is_dir():
         sys.exit(f"bench: no corpora at {args.corpora}")
@@ -127,8 +129,13 @@ def main() -> None:
     try:
         index_dir = workdir / "index"
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
-        build, count = bench_build(args.corpora, index_dir)
-        print(f"index build: {count} papers in {build:.2f} s = {count / build:.0f} papers/s")
+        builds = []
+        for _ in range(max(1, args.builds)):
+            seconds, count = bench_build(args.corpora, index_dir)
+            builds.append(seconds)
+        build = statistics.median(builds)
+        print(f"index build: {count} papers in {build:.2f} s = {count / build:.0f} papers/s "
+              f"(median of {len(builds)}: " + ", ".join(f"{b:.2f}" for b in builds) + " s)")
         times = bench_search(args.corpora, index_dir, args.repeat)
         print(f"search ({len(QUERIES)} queries x {args.repeat}): "
               f"p50 {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms, "
