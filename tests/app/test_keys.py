@@ -265,3 +265,70 @@ async def test_mouse_selects_and_opens(make_app) -> None:
         await pilot.click(PaperList, offset=(5, 4))
         assert app.focused is app.reader.detail
         assert app.reader.detail.paper == papers.hits[3].paper
+
+
+async def test_ctrl_z_suspends_and_resuming_redraws(make_app) -> None:
+    """ctrl+z did nothing (Textual binds no key to suspending), and after `fg` the
+    screen stayed blank until something on it changed (a resume is not a resize).
+    The real suspension is checked in a terminal (tests/app/test_real_terminal.py)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        suspended = []
+        app.action_suspend_process = (  # type: ignore[method-assign]
+            lambda: suspended.append(app.focused))
+        await pilot.press("ctrl+z")
+        await pilot.press("slash", "ctrl+z")
+        assert suspended == [app.reader.paper_list, app.reader.search_box]
+        await pilot.press("escape", "e", "a", "ctrl+z")  # the note editor undoes instead
+        assert len(suspended) == 2 and app.screen is not app.reader
+        await pilot.press("escape")
+        refreshed = []
+        refresh = app.refresh
+
+        def counted(**kwargs: bool) -> object:
+            refreshed.append(kwargs)
+            return refresh(**kwargs)
+
+        app.refresh = counted  # type: ignore[method-assign]
+        app.app_resume_signal.publish(app)
+        await pilot.pause()
+        assert {"layout": True} in refreshed
+
+
+async def test_detail_follows_after_a_screen_closed_with_its_refresh_call(make_app) -> None:
+    """A paper highlighted while the help was open queued the detail's update on the
+    help screen (Textual runs after-refresh calls on the screen on top); closed before
+    running it, the detail pane never followed the list again."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        papers, detail = app.reader.paper_list, app.reader.detail
+        await pilot.press("question_mark")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        help_screen._invoke_later = lambda callback, sender: None  # closes before running it
+        papers.action_cursor_down()  # e.g. a search answered while the help was open
+        await pilot.pause()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert detail.paper == papers.hits[1].paper
+        await pilot.press("j")
+        await settle(pilot)
+        assert detail.paper == papers.hits[2].paper
+
+
+@pytest.mark.parametrize("keys", [["q", "question_mark"], ["q", "f1"], ["q", "e"],
+                                  ["ctrl+q", "ctrl+p"]], ids=" ".join)
+async def test_a_key_typed_right_after_quitting_opens_nothing(make_app, keys: list[str]) -> None:
+    """`q?` typed together: the help screen was pushed on an app already closing down,
+    never composed, and its mount raised NoMatches: a traceback and exit code 1."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key in keys:  # together, as a terminal delivers keys typed quickly
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause()
+    assert app.return_code == 0

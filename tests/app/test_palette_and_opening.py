@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from textual.command import CommandList, CommandPalette
 from textual.message import Message
 
@@ -156,3 +157,112 @@ async def test_palette_filters_by_list_and_shows_counts(make_app) -> None:
         await _choose_in_palette(pilot, "all lists", "List: all lists (38 papers)")
         await settle(pilot)
         assert app.reader.search_box.value == ""
+
+
+# -- keys that arrive while the palette closes -------------------------------------------
+# A terminal delivers keys typed in quick succession together, so they are all queued
+# before the first is handled; `post_message` does the same here (`pilot.press` waits
+# for the app to go idle after each key, which hides these races).
+
+
+async def test_enter_twice_in_the_palette_opens_the_paper_once(make_app) -> None:
+    """Enter twice on a paper dismissed the palette twice: ScreenStackError, exit 1."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"webwrld")
+        commands = app.screen.query_one(CommandList)
+        for _ in range(300):
+            await pilot.pause()
+            if commands.highlighted is not None and "WebWorld" in str(
+                    commands.get_option_at_index(commands.highlighted).prompt):
+                break
+        else:
+            raise AssertionError("WebWorld never offered")
+        jumps: list[int] = []
+        jump = app.reader.jump_to
+
+        def counted(docnum: int) -> None:
+            jumps.append(docnum)
+            jump(docnum)
+
+        app.reader.jump_to = counted  # type: ignore[method-assign]
+        for _ in range(2):
+            app.post_message(events.Key("enter", "\r"))
+        await settle(pilot)
+        assert app.return_code is None and app.screen is app.reader
+        assert len(jumps) == 1
+        assert app.reader.detail.paper.name == "WebWorld"
+
+
+async def test_palette_reopened_while_the_last_one_is_removed(make_app) -> None:
+    """ctrl+p right after closing: a second screen with the same id (DuplicateIds)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        first = app.screen
+        first.dismiss()
+        app.action_command_palette()  # before the first palette is removed
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette) and app.screen is not first
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.return_code is None and app.screen is app.reader
+
+
+async def test_palette_styles_asked_after_removal(make_app) -> None:
+    """The worker gathering commands may build one more hit after the palette is gone:
+    its help style was a KeyError once the palette's styles were dropped."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        palette = app.screen
+        palette.get_component_styles("command-palette--help-text")
+        with pytest.raises(KeyError):  # a wrong name still fails while it is open
+            palette.get_component_styles("no-such-component")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not palette.is_attached
+        palette.get_component_styles("command-palette--help-text")  # no KeyError
+
+
+@pytest.mark.parametrize("page", ["pageup", "pagedown"])
+async def test_page_key_typed_with_ctrl_p(make_app, page: str) -> None:
+    """ctrl+p and a page key together paged a list not laid out yet: KeyError, exit 1."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key in ("ctrl+p", page):
+            app.post_message(events.Key(key, None))
+        await pilot.pause()
+        assert app.return_code is None and isinstance(app.screen, CommandPalette)
+        commands = app.screen.query_one(CommandList)
+        await pilot.press("down", page)  # laid out now: the key pages
+        assert commands.highlighted is not None
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.reader
+
+
+@pytest.mark.parametrize("start", [["slash"], ["question_mark"]], ids=["search-box", "help"])
+async def test_search_command_where_slash_is_typed(make_app, start: list[str]) -> None:
+    """The palette's "Search" raised SkipAction from the search box or over the help,
+    outside any key binding: the reader quit with a traceback."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press(*start)
+        screen = app.screen
+        await pilot.press("ctrl+p")
+        await _choose_in_palette(pilot, "search", "Search")
+        await pilot.pause()
+        assert app.return_code is None and app.screen is screen
+        if screen is app.reader:
+            assert app.focused is app.reader.search_box

@@ -387,3 +387,29 @@ async def test_reading_keys_can_be_remapped(make_app, no_user_keymap: Path) -> N
         paper = selected(app)
         await pilot.press("z")
         assert app.state.is_starred(paper.id)
+
+
+async def test_note_button_press_arriving_under_the_palette(make_app) -> None:
+    """Enter on Save, then ctrl+p, typed together: the press reached the editor after
+    the palette opened over it, dismissed the editor while the palette was on top (so
+    the palette closed instead), and the next Save answered twice: InvalidStateError."""
+    from textual.widgets import Button
+
+    app = make_app(read_after=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        paper = selected(app)
+        await pilot.press("e", "x")
+        note = app.screen
+        assert isinstance(note, NoteScreen)
+        await pilot.press("ctrl+p")
+        palette = app.screen
+        note.query_one("#note-save", Button).press()  # the press still on its way
+        await pilot.pause()
+        assert app.screen is palette and app.state.note(paper.id) == ""
+        await pilot.press("escape")
+        assert app.screen is note
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.return_code is None and app.screen is app.reader
+        assert app.state.note(paper.id) == "x"

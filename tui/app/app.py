@@ -15,10 +15,11 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.actions import SkipAction
 from textual.screen import Screen
+from textual.widget import AwaitMount
 from textual.widgets import Input
 
 from tui.app import bindings
-from tui.app.commands import PaperCommands
+from tui.app.commands import PaperCommands, ReaderPalette
 from tui.app.keymap import load_keymap
 from tui.app.messages import IndexProgress, LibraryFailed, LibraryReady, SearchDone
 from tui.app.screens.help import HelpScreen
@@ -63,13 +64,35 @@ class PaperscopeApp(App[None]):
     def get_default_screen(self) -> Screen:
         return self.reader
 
+    def push_screen(  # type: ignore[override]
+            self, screen, callback=None, wait_for_dismiss=False, *, mode=None):
+        """Textual's, but no new screen once the reader is quitting.
+
+        A key typed right after q (`?`, F1, `e`, ctrl+p) opened a screen on an app that
+        was closing down; it was never composed and its mount failed (NoMatches): a
+        traceback and exit code 1 instead of a clean exit.
+        """
+        if self.return_code is not None and not wait_for_dismiss:
+            return AwaitMount(self.screen, [])
+        return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
+
     def on_mount(self) -> None:
         if self.keymap:
             self.set_keymap(self.keymap)
         for notice in self._startup_notices:
             self.notify(notice, severity="warning", timeout=10)
         self.report_state_notices()
+        self.app_resume_signal.subscribe(self, self._redraw_after_resume)
         self._open_library(*first_screen_guess(self.size.width, self.size.height))
+
+    def _redraw_after_resume(self, _app: App[None]) -> None:
+        """Draw the whole screen again after ctrl+z and `fg`.
+
+        The terminal comes back with a blank alternate screen at the same size, which
+        Textual does not treat as a resize, so without this nothing is drawn until
+        something on the screen changes.
+        """
+        self.refresh(layout=True)
 
     # -- opening the lists ------------------------------------------------------------
 
@@ -143,12 +166,36 @@ class PaperscopeApp(App[None]):
             raise SkipAction()
         self.reader.set_focus(self.reader.search_box)  # at once: see ReaderScreen
 
+    def focus_search_box(self) -> None:
+        """The palette's "Search": focus the search box if the reader is the screen.
+
+        Not `action_focus_search`: its SkipAction (in the search box, or with the
+        palette opened over the help or a note) is caught only for keys; from the
+        palette it crashed the reader.
+        """
+        if self.screen is self.reader:
+            self.reader.set_focus(self.reader.search_box)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, as `ReaderPalette` (safe against keys typed as it closes).
+
+        Without Textual's fixed id: ctrl+p right after a palette closed would add a
+        second screen with that id while the first is still being removed (DuplicateIds).
+        """
+        if self.use_command_palette and not ReaderPalette.is_open(self):
+            self.push_screen(ReaderPalette())
+
+    def search_themes(self) -> None:
+        """The palette of themes (the "Theme" command), as `ReaderPalette` too."""
+        from textual.theme import ThemeProvider
+
+        self.push_screen(ReaderPalette(providers=[ThemeProvider],
+                                       placeholder="Search for themes…"))
+
     def action_jump_to_paper(self) -> None:
         """A palette of papers only."""
-        from textual.command import CommandPalette
-
-        self.push_screen(CommandPalette(providers=[PaperCommands],
-                                        placeholder="Jump to paper: type a name or title…"))
+        self.push_screen(ReaderPalette(providers=[PaperCommands],
+                                       placeholder="Jump to paper: type a name or title…"))
 
     def jump_to_paper(self, docnum: int) -> None:
         """Select paper `docnum` in the list and open it."""
@@ -159,7 +206,7 @@ class PaperscopeApp(App[None]):
         yield SystemCommand("Jump to paper", "Find a paper by its name or title",
                             self.action_jump_to_paper)
         yield SystemCommand("Search", "Put the cursor in the search box",
-                            self.action_focus_search)
+                            self.focus_search_box)
         yield SystemCommand("Help", "Show every key", self.action_help)
         yield from self._list_commands()
 

@@ -33,6 +33,9 @@ APP = [
     Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True,
             id="app.command_palette",
             tooltip="Commands, themes, and jump to a paper by name or title."),
+    # Not priority: in the note editor ctrl+z undoes.
+    Binding("ctrl+z", "suspend_process", "Suspend", show=False, id="app.suspend",
+            tooltip="Suspend paperscope to the shell (fg brings it back)."),
 ]
 """Keys that work everywhere in the reader (unless a widget uses the key itself)."""
 

@@ -1,4 +1,4 @@
-"""Command palette providers: jump to a paper by fuzzy name or title.
+"""Command palette providers: jump to a paper by fuzzy name or title; and the palette.
 
 Small libraries are matched in full with Textual's fuzzy matcher. In large ones a fuzzy
 pass over every title would take seconds per keystroke, so the one search function
@@ -12,7 +12,11 @@ import asyncio
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual import on
+from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.css.styles import RenderStyles, Styles
+from textual.message import Message
+from textual.widgets import Button, Input, OptionList
 
 if TYPE_CHECKING:
     from tui.app.app import PaperscopeApp
@@ -75,3 +79,41 @@ class PaperCommands(Provider):
     async def discover(self) -> Hits:
         yield DiscoveryHit("Jump to paper…", self._reader_app.action_jump_to_paper,
                            help="Find a paper by its name or title")
+
+
+class ReaderPalette(CommandPalette):
+    """Textual's command palette, safe against keys typed faster than it is drawn.
+
+    Keys typed faster than the palette closes (Enter twice on a paper) are already
+    queued in its input when the first one dismisses it, and Textual's palette handles
+    them anyway: it dismisses itself a second time, popping a screen that is not there
+    (ScreenStackError, the reader quits with a traceback), and runs the command again.
+    Keys typed faster than it opens (ctrl+p PageUp) page a list not laid out yet.
+    """
+
+    @on(Input.Changed)
+    @on(Input.Submitted)
+    @on(OptionList.OptionHighlighted)
+    @on(OptionList.OptionSelected)
+    @on(Button.Pressed)
+    def _drop_once_dismissed(self, event: Message) -> None:
+        if not self.is_active:
+            event.stop()
+            event.prevent_default()  # the palette's own handlers are never called
+
+    def _action_command_list(self, action: str) -> None:
+        # Textual's list pages by the lines it computes at layout; before its first one
+        # it has none and paging raised KeyError (and there is nothing to page yet).
+        if action.startswith("page_") and not self.query_one(CommandList).scrollable_content_region:
+            return
+        super()._action_command_list(action)
+
+    def get_component_styles(self, *names: str) -> RenderStyles:
+        try:
+            return super().get_component_styles(*names)
+        except KeyError:
+            if self.is_attached:
+                raise
+            # Removed: the worker that gathers commands can outlive the palette by one
+            # hit (a cancellation lost in `asyncio.wait_for`); nothing draws it now.
+            return RenderStyles(self, Styles(), Styles())

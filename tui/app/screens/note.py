@@ -55,6 +55,11 @@ class NoteScreen(ModalScreen[str | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if not self.is_active:
+            # A press still on its way when another screen (the palette) opened over
+            # the editor: dismissing now would close that screen instead, and the next
+            # Save or Esc would answer a second time (InvalidStateError, a crash).
+            return
         if event.button.id == "note-save":
             self.action_save()
         else:

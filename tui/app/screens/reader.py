@@ -170,6 +170,11 @@ class ReaderScreen(ReadingActions, Screen[None]):
         if not self._focus_placed:
             self._focus_placed = True
             self._place_focus()
+        if self._detail_pending:
+            # Textual queues an after-refresh call on the screen on top, here the one
+            # that just closed, which may have gone without running it: without this
+            # the detail pane would never follow the list again.
+            self.call_after_refresh(self._sync_detail)
 
     def _place_focus(self) -> None:
         """The list once the lists are open, the search box while they open.
