@@ -143,13 +143,10 @@ class PaperscopeApp(App[None]):
         generation, every full collection walks them all: a pause of tens of
         milliseconds in the middle of typing, the slowest twentieth of keystrokes in
         the reader benchmark. Frozen, they are never walked again; what is made later
-        is collected as usual, in fewer and larger young collections: a search makes
-        thousands of short-lived objects at once, and the default threshold (700)
-        starts a collection several times during each.
+        is collected as usual.
         """
         gc.collect()
         gc.freeze()
-        gc.set_threshold(20_000, 20, 100)
 
     def on_library_failed(self, message: LibraryFailed) -> None:
         self.reader.show_failure(message.error)
