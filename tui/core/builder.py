@@ -102,10 +102,7 @@ def _add_prepared(writer, doc: dict[str, object], postings: Postings) -> None:
             for pos, term in enumerate(value):
                 positions[term].append(pos)
             for term, found in positions.items():
-                if len(found) == 1:
-                    table[term].append((docnum, 1.0, _single_position(found[0])))
-                else:
-                    table[term].append((docnum, float(len(found)), _encode_positions(found)))
+                table[term].append((docnum, float(len(found)), _encode_positions(found)))
             length = len(value)
         elif field.indexed:
             table = postings.table(name)
