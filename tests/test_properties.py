@@ -1,4 +1,4 @@
-"""Property tests: arbitrary queries and arbitrary list files never raise."""
+"""Property tests: arbitrary queries and list files never raise; highlighting is exact."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from whoosh.lang.porter2 import exceptional_forms
+
+from tui.core.analysis import iter_terms, stem
+from tui.core.highlight import match_spans
 from tui.core.search import search
 from tui.core.seeds import SeedError, parse_list, read_list
 
@@ -62,3 +66,27 @@ def test_any_bytes_read_or_raise_seed_error(data: bytes) -> None:
             read_list(path)
         except SeedError as err:
             assert "\n" not in str(err)
+
+
+WORDS = st.text(alphabet="abcdeghiklnorstuyz", min_size=1, max_size=14)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(word=st.one_of(WORDS, st.sampled_from(sorted(exceptional_forms))))
+def test_a_term_starts_with_its_word_s_first_letter(word: str) -> None:
+    # Highlighting skips words whose first letter no query term starts with.
+    assert stem(word)[:1] == word[:1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.one_of(WORDS, st.sampled_from(
+    ["τ²", "ℓₚ", "Ǆemal", "ﬁnding", "Über", "x_1", "ẞ", "-", " ", ".", "\n", "İstanbul"])),
+    max_size=40).map(" ".join),
+    terms=st.sets(st.one_of(WORDS, st.sampled_from(["tau2", "lp", "find", "über", "x_1"])),
+                  min_size=1, max_size=6))
+def test_match_spans_are_the_words_whose_term_is_asked_for(text: str, terms: set[str]) -> None:
+    expected: list[tuple[int, int]] = []
+    for term, start, end in iter_terms(text):  # every word stemmed, in text order
+        if term in terms and (not expected or expected[-1] != (start, end)):
+            expected.append((start, end))
+    assert match_spans(text, terms) == expected

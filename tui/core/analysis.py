@@ -64,17 +64,30 @@ def stem(word: str) -> str:
     return _porter2(word)
 
 
-def iter_terms(text: str) -> Iterator[tuple[str, int, int]]:
-    """Yield (term, start, end) for each indexed word, with offsets into `text` itself.
+def iter_words(text: str) -> Iterator[tuple[str, int, int]]:
+    """Yield (folded word, start, end) for each indexed word, offsets into `text` itself.
 
     Words are found before folding so that offsets stay true to the original text
-    (NFKC can change lengths); this is what highlighting needs.
+    (NFKC can change lengths); this is what highlighting needs. An ASCII text folds
+    to the same length, so it is folded once instead of word by word.
     """
+    if text.isascii():
+        for match in _WORD.finditer(text.lower()):
+            word = match.group()
+            if word not in STOP_WORDS and len(word) <= _MAX_TOKEN:
+                yield word, match.start(), match.end()
+        return
     for match in _WORD.finditer(text):
         for word in _WORD.findall(fold(match.group())):
             if word in STOP_WORDS or len(word) > _MAX_TOKEN:
                 continue
-            yield stem(word), match.start(), match.end()
+            yield word, match.start(), match.end()
+
+
+def iter_terms(text: str) -> Iterator[tuple[str, int, int]]:
+    """Yield (term, start, end) for each indexed word, offsets into `text` itself."""
+    for word, start, end in iter_words(text):
+        yield stem(word), start, end
 
 
 _TERMS: dict[str, str] = {}

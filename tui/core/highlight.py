@@ -5,26 +5,42 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import lru_cache
 
-from tui.core.analysis import iter_terms
+from tui.core.analysis import iter_words, stem
 
 Spans = list[tuple[int, int]]
 
 
 @lru_cache(maxsize=2048)
-def _analysed(text: str) -> tuple[tuple[str, int, int], ...]:
-    """`iter_terms` of a text, remembered: while a query is typed the same visible
-    papers are highlighted again on every keystroke, and analysing is the costly part."""
-    return tuple(iter_terms(text))
+def _words(text: str) -> dict[str, list[tuple[int, int]]]:
+    """Each indexed word of a text (folded, not yet stemmed) → its spans in the text.
+
+    Remembered: while a query is typed the same visible papers are highlighted again on
+    every keystroke. Words are not stemmed here: stemming is the costliest step of
+    analysis, and `match_spans` only stems the few words that could match.
+    """
+    found: dict[str, list[tuple[int, int]]] = {}
+    for word, start, end in iter_words(text):
+        spans = found.get(word)
+        if spans is None:
+            found[word] = [(start, end)]
+        elif spans[-1] != (start, end):
+            spans.append((start, end))
+    return found
 
 
 def match_spans(text: str, terms: Collection[str]) -> Spans:
     """Character spans of the words in `text` whose index term is in `terms`."""
     if not terms or not text:
         return []
+    # A word's term starts with the word's first character (Porter2 only rewrites
+    # endings), so words with other initials cannot match and need no stemming.
+    initials = {term[:1] for term in terms}
     spans: Spans = []
-    for term, start, end in _analysed(text):
-        if term in terms and (not spans or spans[-1] != (start, end)):
-            spans.append((start, end))
+    for word, where in _words(text).items():
+        if word[:1] in initials and stem(word) in terms:
+            spans.extend(where)
+    if len(spans) > 1:
+        spans = sorted(set(spans))  # two words of one span (NFKC can split) count once
     return spans
 
 
