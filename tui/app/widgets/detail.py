@@ -18,7 +18,7 @@ from textual.strip import Strip
 from tui.app import bindings
 from tui.app.widgets.detail_reading import reading_text
 from tui.app.widgets.detail_text import MATCH_META, DetailStyles, detail_text
-from tui.app.widgets.scrolling import set_virtual_size
+from tui.app.widgets.scrolling import LineStyle, set_virtual_size
 if TYPE_CHECKING:
     from tui.core.model import Paper
     from tui.core.state import StateStore
@@ -27,7 +27,7 @@ _CONTEXT_LINES = 2
 """Lines kept above a match that n/N scrolls to, so it is read in context."""
 
 
-class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
+class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
     """Shows the highlighted paper with its matched words marked."""
 
     BINDINGS = bindings.DETAIL
@@ -171,4 +171,4 @@ class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
         width = self.scrollable_content_region.width
         index = self.scroll_offset.y + y
         strip = self._strips[index] if index < len(self._strips) else Strip.blank(width)
-        return strip.adjust_cell_length(width).apply_style(self.rich_style)
+        return strip.adjust_cell_length(width).apply_style(self.line_style)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click, Resize
@@ -24,7 +25,7 @@ from textual.strip import Strip
 from tui.app import bindings
 from tui.app.messages import PaperHighlighted, PaperOpened, Snippets
 from tui.app.widgets.paper_row import MARKER_CELLS, RowStyles, label_line, snippet_line
-from tui.app.widgets.scrolling import set_virtual_size
+from tui.app.widgets.scrolling import LineStyle, set_virtual_size
 
 if TYPE_CHECKING:
     from tui.core.model import Paper
@@ -57,7 +58,7 @@ def _without_background(style: Style) -> Style:
                  underline=style.underline, reverse=style.reverse, strike=style.strike)
 
 
-class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
+class PaperList(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
     """A scrolling list of search hits with a cursor."""
 
     BINDINGS = bindings.LIST
@@ -271,7 +272,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def render_line(self, y: int) -> Strip:
         self.painted_generation = self.generation
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self.line_style
         if not self.hits:
             if y == 1 and self.empty_text:
                 text = Text(self.empty_text, style=self.get_component_rich_style(
@@ -333,7 +334,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def _strip(self, text: Text, width: int, base: Style, over: Style | None = None) -> Strip:
         console = self.app.console
         strip = Strip(text.render(console, end=""), text.cell_len).adjust_cell_length(width)
-        # Segment styles win over `over`, which wins over the widget's own style.
-        if over is not None:
-            strip = strip.apply_style(over)
-        return strip.apply_style(base)
+        # Segment styles win over `over`, which wins over the widget's own style: one
+        # pass with the two combined (a Strip per step was a third of a row's cost).
+        style = base if over is None else base + over
+        return Strip(Segment.apply_style(strip, style), width)
