@@ -7,12 +7,11 @@ progress) and the app-wide actions (quit, help, search, the palette).
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.actions import SkipAction
 from textual.screen import Screen
@@ -20,6 +19,7 @@ from textual.widget import AwaitMount
 from textual.widgets import Input
 
 from tui.app import bindings
+from tui.app.collector import IdleCollector
 from tui.app.commands import PaperCommands, ReaderPalette
 from tui.app.keymap import load_keymap
 from tui.app.messages import IndexProgress, LibraryFailed, LibraryReady, SearchDone
@@ -30,6 +30,10 @@ from tui.app.settings import ReaderSettings
 from tui.core.state import StateStore
 if TYPE_CHECKING:
     from tui.core.library import Library
+
+
+_COLLECT_CHECK_S = 0.5
+"""How often the reader checks whether a full garbage collection is due."""
 
 
 class PaperscopeApp(App[None]):
@@ -59,6 +63,8 @@ class PaperscopeApp(App[None]):
         """Stars, read marks and notes (the core's store; saved after every change)."""
         self._notices_shown: set[str] = set()
         self.reader = ReaderScreen(settings)
+        self.collector = IdleCollector()
+        """Runs the garbage collector's full collections while nobody types."""
         if settings.theme:
             self.theme = settings.theme
 
@@ -133,20 +139,18 @@ class PaperscopeApp(App[None]):
         for notice in message.library.notices:
             self.notify(notice, severity="warning", timeout=10)
         self.reader.library_ready(message.library, message.first)
-        self.call_after_refresh(self._freeze_startup_objects)
+        self.call_after_refresh(self._start_collector)
 
-    def _freeze_startup_objects(self) -> None:
-        """Take what start-up made out of the cyclic garbage collector's walks.
+    def _start_collector(self) -> None:
+        """Full garbage collections from now on run while the reader is idle."""
+        if self.return_code is None:
+            self.collector.start()
+            self.set_interval(_COLLECT_CHECK_S, self.collector.tick, name="collector")
 
-        Textual, the open index and the first screens are hundreds of thousands of
-        objects that live as long as the reader. Left in the collector's oldest
-        generation, every full collection walks them all: a pause of tens of
-        milliseconds in the middle of typing, the slowest twentieth of keystrokes in
-        the reader benchmark. Frozen, they are never walked again; what is made later
-        is collected as usual.
-        """
-        gc.collect()
-        gc.freeze()
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            self.collector.input()
+        await super().on_event(event)
 
     def on_library_failed(self, message: LibraryFailed) -> None:
         self.reader.show_failure(message.error)
@@ -154,6 +158,7 @@ class PaperscopeApp(App[None]):
         self.exit(return_code=2)
 
     def on_unmount(self) -> None:
+        self.collector.stop()
         self.state.save()  # normally a no-op: each change is saved as it is made
         if self.library is not None:
             self.library.close()
