@@ -11,12 +11,14 @@ Spans = list[tuple[int, int]]
 
 
 @lru_cache(maxsize=2048)
-def _words(text: str) -> dict[str, list[tuple[int, int]]]:
+def _words(text: str) -> dict[str, tuple[tuple[int, int], ...]]:
     """Each indexed word of a text (folded, not yet stemmed) → its spans in the text.
 
     Remembered: while a query is typed the same visible papers are highlighted again on
     every keystroke. Words are not stemmed here: stemming is the costliest step of
-    analysis, and `match_spans` only stems the few words that could match.
+    analysis, and `match_spans` only stems the few words that could match. Only tuples
+    are kept, so that the garbage collector stops tracking the table: thousands of
+    cached lists would lengthen every full collection.
     """
     found: dict[str, list[tuple[int, int]]] = {}
     for word, start, end in iter_words(text):
@@ -25,7 +27,7 @@ def _words(text: str) -> dict[str, list[tuple[int, int]]]:
             found[word] = [(start, end)]
         elif spans[-1] != (start, end):
             spans.append((start, end))
-    return found
+    return {word: tuple(spans) for word, spans in found.items()}
 
 
 def match_spans(text: str, terms: Collection[str]) -> Spans:
