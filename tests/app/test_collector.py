@@ -47,14 +47,19 @@ def test_a_due_collection_waits_for_input_to_stop(collector) -> None:
     clock.now += IdleCollector.IDLE_AFTER / 2
     assert not idle.tick(), "typing: not now"
     clock.now += IdleCollector.IDLE_AFTER
+    before = idle.full_collections
+    survivor = [object()]  # made since the last collection, still in use
+    frozen = gc.get_freeze_count()
     assert idle.tick(), "idle and due: now"
-    assert idle.full_collections == 1
+    assert idle.full_collections == before + 1
+    assert gc.get_freeze_count() > frozen, "survivors are frozen: the next walk is short"
+    assert survivor
     assert not idle.tick(), "nothing due right after a full collection"
 
 
 def test_no_collection_when_none_is_due(collector) -> None:
     idle, clock = collector
-    clock.now += 3600
+    clock.now += IdleCollector.DEEP_EVERY / 2
     make_middle_collections(IdleCollector.DUE_AFTER - 1)
     assert not idle.tick()
 
@@ -69,6 +74,29 @@ def test_non_stop_typing_still_collects_in_the_end(collector) -> None:
         idle.input()
         assert elapsed <= IdleCollector.LONGEST_WAIT + 1, "garbage would pile up"
     assert elapsed >= IdleCollector.LONGEST_WAIT - 1
+
+
+def test_deep_collections_unfreeze_when_idle_and_in_the_end_anyway(collector) -> None:
+    idle, clock = collector
+    clock.now += IdleCollector.DEEP_EVERY
+    idle.input()
+    assert not idle.tick(), "not while typing"
+    clock.now += IdleCollector.IDLE_AFTER
+    cycle: list[object] = []
+    cycle.append(cycle)
+    gc.freeze()  # garbage among frozen objects: only a deep collection finds it
+    del cycle
+    frozen = gc.get_freeze_count()
+    assert idle.tick()
+    assert idle.deep_collections == 1
+    assert gc.get_freeze_count() < frozen, "the frozen cycle was reclaimed"
+    idle.input()
+    assert not idle.tick(), "nothing due while typing"
+    kept = [[] for _ in range(3 * gc.get_freeze_count())]  # frozen objects grow 4×
+    gc.freeze()
+    assert idle.tick(), "non-stop use still gets a deep collection in the end"
+    assert idle.deep_collections == 2
+    assert kept
 
 
 def test_stop_unfreezes_and_is_safe_twice() -> None:
@@ -92,12 +120,13 @@ async def test_the_reader_collects_while_idle_and_gives_the_collector_back(make_
         assert app.collector.running
         assert gc.get_threshold()[2] > 1_000_000
         await pilot.press("j")
+        started = app.collector.full_collections
         make_middle_collections(IdleCollector.DUE_AFTER)
         app.collector._last_input -= IdleCollector.IDLE_AFTER  # as if a second went by
         for _ in range(100):
-            if app.collector.full_collections:
+            if app.collector.full_collections > started:
                 break
             await pilot.pause(0.05)
-        assert app.collector.full_collections == 1
+        assert app.collector.full_collections == started + 1
     assert gc.get_threshold() == saved
     assert gc.get_freeze_count() == 0

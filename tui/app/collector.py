@@ -1,11 +1,20 @@
-"""When the cyclic garbage collector may walk the whole heap: while nobody is typing.
+"""When the cyclic garbage collector walks the old objects: while nobody is typing.
 
-Python's collector runs a full collection every so many young ones, whenever that
-falls. In the reader that was a pause of 10–25 ms in the middle of a keystroke, the
-slowest twentieth of them. `IdleCollector` keeps the young collections (short, and
-frequent on purpose) but moves the full ones to moments without input, with an upper
-bound on how long they wait, so that garbage in reference cycles cannot pile up in a
-session of non-stop use.
+Left to Python, a full collection walks every long-lived object of the reader (hundreds
+of thousands: Textual, the open index, caches of papers and drawn lines) whenever
+enough objects have survived young collections. In a long session that was a pause of
+100 ms or more, more than once a second, in the middle of typing.
+
+`IdleCollector` keeps Python's young collections (short, and frequent on purpose) and
+runs the full ones itself:
+
+- when one is due (as often as Python would run one) and input has stopped for a
+  moment, or at the latest a few seconds later in non-stop use;
+- each time freezing what survived (`gc.freeze`), so that the next full collection
+  walks only what is newer: tens of milliseconds instead of hundreds;
+- and now and then a deep collection that unfreezes everything first, so that
+  reference cycles among once-frozen objects are reclaimed too: every few minutes when
+  idle, or in non-stop use once the frozen objects have grown a few times over.
 """
 
 from __future__ import annotations
@@ -19,41 +28,48 @@ _NEVER = 1 << 30
 
 
 class IdleCollector:
-    """Full collections at idle moments; start-up's objects frozen out of them."""
+    """Full collections at idle moments, of the objects made since the last one."""
 
     IDLE_AFTER = 1.0
     """Seconds without input after which the reader counts as idle."""
-    LONGEST_WAIT = 30.0
+    LONGEST_WAIT = 5.0
     """Seconds after which a due full collection runs even in the middle of typing."""
     DUE_AFTER = 10
     """Young-generation (1) collections after which a full one is due: Python's own
-    default, so a full collection runs about as often as usual, only at a better time."""
+    threshold, so full collections run about as often as usual, only at better times."""
+    DEEP_EVERY = 300.0
+    """Seconds between deep collections (frozen objects included), run when idle."""
+    DEEP_GROWTH = 3
+    """A deep collection also runs, idle or not, once this many times as many objects
+    are frozen as right after the last one: objects frozen alive may since have become
+    garbage in reference cycles (Textual's drawn lines are such cycles), and only a
+    deep collection reclaims them."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._last_input = self._last_full = clock()
+        self._last_input = self._last_full = self._last_deep = clock()
         self._middle_at_last_full = 0
         self._saved_threshold: tuple[int, int, int] | None = None
+        self._frozen_after_deep = 0
         self.full_collections = 0
-        """Full collections run by `tick` (for tests and benchmarks)."""
+        """Full collections run by `tick`, deep ones included (for tests and benchmarks)."""
+        self.deep_collections = 0
 
     @property
     def running(self) -> bool:
         return self._saved_threshold is not None
 
     def start(self) -> None:
-        """Take over full collections; what exists now is frozen (it lives as long as
-        the reader: Textual, the open index, the first screens), so that no full
-        collection walks it again."""
+        """Take over full collections. What exists now lives as long as the reader
+        (Textual, the open index, the first screens), so it is frozen at once."""
         if self.running:
             return
-        gc.collect()
-        gc.freeze()
         self._saved_threshold = gc.get_threshold()
         young, middle, _ = self._saved_threshold
         gc.set_threshold(young, middle, _NEVER)
-        self._last_full = self._clock()
-        self._middle_at_last_full = _middle_collections()
+        self._collect(deep=False)
+        self._last_deep = self._last_full
+        self._frozen_after_deep = gc.get_freeze_count()
 
     def stop(self) -> None:
         """Give full collections back to Python and unfreeze (the reader has closed;
@@ -69,21 +85,34 @@ class IdleCollector:
         self._last_input = self._clock()
 
     def tick(self) -> bool:
-        """Run a full collection if one is due and the reader is idle, or if one has
-        waited too long; True if it ran."""
+        """Run the collection that is due, if the moment is right; True if one ran."""
         if not self.running:
             return False
         now = self._clock()
+        idle = now - self._last_input >= self.IDLE_AFTER
+        grown = gc.get_freeze_count() >= self.DEEP_GROWTH * max(1, self._frozen_after_deep)
+        if grown or (idle and now - self._last_deep >= self.DEEP_EVERY):
+            self._collect(deep=True)
+            return True
         if _middle_collections() - self._middle_at_last_full < self.DUE_AFTER:
             return False
-        idle = now - self._last_input >= self.IDLE_AFTER
         if not idle and now - self._last_full < self.LONGEST_WAIT:
             return False
+        self._collect(deep=False)
+        return True
+
+    def _collect(self, deep: bool) -> None:
+        if deep:
+            gc.unfreeze()
+            self.deep_collections += 1
         gc.collect()
+        gc.freeze()
         self.full_collections += 1
         self._last_full = self._clock()
+        if deep:
+            self._last_deep = self._last_full
+            self._frozen_after_deep = gc.get_freeze_count()
         self._middle_at_last_full = _middle_collections()
-        return True
 
 
 def _middle_collections() -> int:
