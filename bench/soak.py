@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import platform
 import random
@@ -114,6 +115,8 @@ class Record:
     """ids of the exceptions already counted."""
     state_summary: str = ""
     """What the state file held at the end, once checked."""
+    pauses: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: [], 2: []})
+    """Garbage-collection pauses in ms, by generation."""
 
 
 # -- measuring ----------------------------------------------------------------------------
@@ -179,6 +182,28 @@ class PaintProbe:
         from tui.app.widgets.paper_list import PaperList
 
         PaperList.render_line = self._render_line
+
+
+class CollectorProbe:
+    """How long each garbage collection paused the process, by generation."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self._started = 0.0
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            pause = (time.perf_counter() - self._started) * 1000
+            self.record.pauses[int(info["generation"])].append(pause)
+
+    def __enter__(self) -> CollectorProbe:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
 
 
 # -- driving the reader -----------------------------------------------------------------
@@ -724,6 +749,9 @@ def report(args, record: Record, elapsed: float, loads: tuple[float, float]) -> 
     rows.append(("peak memory", f"{peak_rss_mb():.0f} MB RSS high-water mark (ru_maxrss) · "
                                 f"sampled max {max((m for _, m in record.rss), default=0):.0f} MB"))
     rows.extend(memory_lines(record, args.sample_every))
+    pauses = [f"generation {gen}: {len(ms):,} (p50 {_percentile(ms, .5):.1f} ms · max "
+              f"{max(ms):.1f} ms)" for gen, ms in record.pauses.items() if ms]
+    rows.append(("garbage collections", " · ".join(pauses) or "none"))
     timed = record.latencies
     if timed:
         values = [lat.ms for lat in timed]
@@ -820,13 +848,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  index {args.index_dir}; reading state and keymap in a temporary folder")
         soak = Soak(args, rng=random.Random(args.seed))
         load_start = os.getloadavg()[0]
-        while True:
-            asyncio.run(session(soak))
-            if soak.started is None or soak.over():
-                break  # the reader never opened, or the time is up
-            if soak.record.sessions >= 50:
-                print("soak.py: giving up after 50 reader sessions", file=sys.stderr)
-                break
+        with CollectorProbe(soak.record):
+            while True:
+                asyncio.run(session(soak))
+                if soak.started is None or soak.over():
+                    break  # the reader never opened, or the time is up
+                if soak.record.sessions >= 50:
+                    print("soak.py: giving up after 50 reader sessions", file=sys.stderr)
+                    break
         elapsed = time.perf_counter() - soak.started if soak.started is not None else 0.0
         record = soak.record
         print(f"  typed words from the corpora's vocabulary of {len(soak.words):,} "

@@ -59,5 +59,7 @@ def test_soak_end_to_end(tmp_path) -> None:
     operations = re.search(r"^  operations\s+([\d,]+) ", proc.stdout, re.M)
     assert operations and int(operations.group(1).replace(",", "")) > 20, proc.stdout
     assert "query latency" in proc.stdout and "memory verdict" in proc.stdout
+    assert re.search(r"^  garbage collections\s+generation 0: [\d,]+ \(p50", proc.stdout,
+                     re.M), proc.stdout
     # The reading state went to the soak's own temporary folder, not the user's.
     assert not (tmp_path / "user-data").exists()
