@@ -4,9 +4,11 @@
 
 1. Keystroke → repainted list: the reader runs headless on the corpora (21k papers) at
    120×40; queries are typed one character at a time, and each keystroke is timed until
-   the list has been repainted with that keystroke's result (`PaperList`'s
-   `painted_generation`). The search itself (`SearchResult.elapsed_ms`) is reported
-   beside it, so that engine time and UI time can be told apart.
+   the frame in which the list drew that keystroke's result (`PaperList`'s
+   `painted_generation`) was written. Also printed: the time until the reader is idle
+   again, which adds what runs after that frame (the detail pane following the list),
+   and the search itself (`SearchResult.elapsed_ms`), so that engine time and UI time
+   can be told apart.
 2. Start-up: the time from starting `python` to the first frame the compositor draws
    and to the first painted list of papers (index already built), next to a minimal
    Textual app's first frame, timed the same way in the same run; both run headless in
@@ -73,34 +75,77 @@ def _press(app, key: str) -> None:
     app.post_message(events.Key(key, char))
 
 
-async def keystroke_latencies(seeds: list[str], index_dir: str,
-                              queries: list[str]) -> tuple[list[float], list[float], int]:
-    """(latency per keystroke in ms, search time per keystroke in ms, papers)."""
+class _FrameProbe:
+    """When the frame that first showed each list generation was handed to the terminal.
+
+    Wraps the screen's compositor refresh (render the changed regions, write them to
+    the driver): a frame during which the list drew a generation it had not drawn
+    before records that generation with the time the frame was written.
+    """
+
+    def __init__(self) -> None:
+        self.written: dict[int, float] = {}
+
+    def __enter__(self) -> _FrameProbe:
+        from textual.screen import Screen
+
+        from tui.app.widgets.paper_list import PaperList
+
+        refresh = self._original = Screen._compositor_refresh
+        written = self.written
+
+        def timed_refresh(screen) -> None:  # the bench's probe
+            lists = list(screen.query(PaperList))
+            before = [papers.painted_generation for papers in lists]
+            refresh(screen)
+            for papers, was in zip(lists, before):
+                if papers.painted_generation != was:
+                    written.setdefault(papers.painted_generation, time.perf_counter())
+
+        Screen._compositor_refresh = timed_refresh
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from textual.screen import Screen
+
+        Screen._compositor_refresh = self._original
+
+
+async def keystroke_latencies(seeds: list[str], index_dir: str, queries: list[str],
+                              ) -> tuple[list[float], list[float], list[float], int]:
+    """(ms to the frame with the new list, ms until the reader is idle again, search
+    ms, papers), one value per keystroke."""
     from tui.app.app import create_app
 
     app = create_app(seeds, index_dir, "", cursor_blink=False)
-    latencies: list[float] = []
+    to_frame: list[float] = []
+    to_idle: list[float] = []
     engine: list[float] = []
-    async with app.run_test(size=SIZE) as pilot:
-        await _wait_painted(app, timeout=600)
-        reader = app.reader
-        papers = len(app.library)
-        for query in queries:
-            await pilot.press("slash")
-            reader.search_box.value = ""
-            await _wait_painted(app)
-            await pilot.pause()
-            for char in query:
-                before = reader.search_serial
-                started = time.perf_counter()
-                _press(app, "space" if char == " " else char)
-                while reader.search_serial == before:  # the key has not arrived yet
-                    await asyncio.sleep(0.0002)
+    with _FrameProbe() as probe:
+        async with app.run_test(size=SIZE) as pilot:
+            await _wait_painted(app, timeout=600)
+            reader = app.reader
+            papers = len(app.library)
+            for query in queries:
+                await pilot.press("slash")
+                reader.search_box.value = ""
                 await _wait_painted(app)
-                latencies.append((time.perf_counter() - started) * 1000)
-                engine.append(reader.result.elapsed_ms)
-                await pilot.pause()  # let the detail pane catch up before the next key
-    return latencies, engine, papers
+                await pilot.pause()
+                for char in query:
+                    before = reader.search_serial
+                    started = time.perf_counter()
+                    _press(app, "space" if char == " " else char)
+                    while reader.search_serial == before:  # the key has not arrived yet
+                        await asyncio.sleep(0.0002)
+                    await _wait_painted(app)
+                    # The bench's coroutine runs again once the frame is written and
+                    # what the frame's callbacks do (the detail pane follows) is done.
+                    to_idle.append((time.perf_counter() - started) * 1000)
+                    generation = reader.paper_list.painted_generation
+                    to_frame.append((probe.written[generation] - started) * 1000)
+                    engine.append(reader.result.elapsed_ms)
+                    await pilot.pause()  # let the detail pane catch up before the next key
+    return to_frame, to_idle, engine, papers
 
 
 async def scroll_latencies(seeds: list[str], index_dir: str) -> list[float]:
@@ -292,13 +337,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"paperscope reader benchmark · {papers:,} papers from {corpora} · "
           f"{SIZE[0]}×{SIZE[1]} headless")
 
-    latencies, engine, _ = asyncio.run(keystroke_latencies(seeds, index_21k, QUERIES))
+    latencies, to_idle, engine, _ = asyncio.run(keystroke_latencies(seeds, index_21k, QUERIES))
     p50, p95 = _percentile(latencies, 0.5), _percentile(latencies, 0.95)
-    print(f"keystroke → repainted list ({len(latencies)} keystrokes of {len(QUERIES)} "
-          f"queries): p50 {p50:.1f} ms · p95 {p95:.1f} ms · max {max(latencies):.1f} ms "
+    print(f"keystroke → frame with the repainted list written ({len(latencies)} keystrokes "
+          f"of {len(QUERIES)} queries): p50 {p50:.1f} ms · p95 {p95:.1f} ms · "
+          f"max {max(latencies):.1f} ms "
           f"[target p95 ≤ {TARGET_P95_MS:.0f} ms: {'met' if p95 <= TARGET_P95_MS else 'NOT met'}]")
     print(f"  of which search (core): p50 {_percentile(engine, 0.5):.1f} ms · "
           f"p95 {_percentile(engine, 0.95):.1f} ms · max {max(engine):.1f} ms")
+    print(f"  until the reader is idle again (the detail pane has followed): "
+          f"p50 {_percentile(to_idle, 0.5):.1f} ms · p95 {_percentile(to_idle, 0.95):.1f} ms")
     slow = sorted(zip(latencies, engine), reverse=True)[:3]
     print("  slowest: " + ", ".join(f"{lat:.0f} ms (search {eng:.0f})" for lat, eng in slow))
 
