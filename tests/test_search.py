@@ -104,6 +104,15 @@ def test_typo_gets_results_and_a_suggestion_that_finds_papers(bundled_library) -
     assert result.hits[0].paper.name == "ABFNet"
     nothing = search(bundled_library, "zzqxv")
     assert not nothing.hits and nothing.suggestion is None
+    assert result.rescued and nothing.rescued
+
+
+def test_the_rescue_can_be_left_for_later(bundled_library) -> None:
+    quick = search(bundled_library, "buttreworth", rescue=False)
+    assert not quick.hits and quick.suggestion is None and not quick.fuzzy
+    assert not quick.rescued, "says that a rescue was not tried"
+    found = search(bundled_library, "butterworth", rescue=False)
+    assert found.hits and found.rescued, "a query with hits needs no rescue"
 
 
 @pytest.mark.parametrize("query", [

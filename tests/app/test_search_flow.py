@@ -112,6 +112,50 @@ async def test_misspelling_offers_the_suggestion_and_enter_accepts_it(make_app) 
         assert app.focused is app.reader.paper_list
 
 
+async def test_a_misspelt_word_is_rescued_once_typing_pauses(make_app, monkeypatch) -> None:
+    from tui.app.screens import reader as reader_screen
+    from tui.core import search as core_search
+
+    rescues: list[str] = []
+    rescue = core_search._rescue
+
+    def counted(library, parsed, *args):
+        rescues.append(parsed.text)
+        return rescue(library, parsed, *args)
+
+    monkeypatch.setattr(core_search, "_rescue", counted)
+    monkeypatch.setattr(reader_screen, "RESCUE_AFTER_S", 2.0)  # "now" is surely before it
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"transfomer")  # "transfo" on find nothing
+        while app.reader.shown_serial != app.reader.search_serial:
+            await pilot.pause()
+        banner = str(app.reader.query_one(MatchBanner).render())
+        assert "No papers match" in banner, "the last keystroke's answer, not rescued yet"
+        assert rescues == [], "no keystroke waited for a rescue"
+        while app.reader._rescue_timer is not None:  # the pause after typing
+            await pilot.pause(0.05)
+        await settle(pilot)
+        assert rescues == ["transfomer"]
+        assert "did you mean" in str(app.reader.query_one(MatchBanner).render())
+
+
+async def test_enter_before_the_suggestion_came_asks_for_it(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"transfomer", "enter")
+        await settle(pilot)
+        assert app.focused is app.reader.search_box, "Enter waited for the suggestion"
+        assert app.reader.search_box.suggestion == "transformer"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.reader.search_box.value == "transformer"
+        await pilot.press("down")
+        assert app.focused is app.reader.paper_list
+
+
 async def test_nothing_matching_says_so(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

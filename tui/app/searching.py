@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def run_search(library: Library, query: str, limit: int, width: int, rows: int,
                cancelled: Callable[[], bool] = lambda: False, *,
                state: StateStore | None = None, sort: str = "relevance",
-               filters: Sequence[str] = (),
+               filters: Sequence[str] = (), rescue: bool = True,
                ) -> tuple[SearchResult, Snippets] | None:
     """Search with the one search function; None when cancelled midway.
 
@@ -26,13 +26,15 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
     `rows` hits get their paper loaded, and while searching a `width`-wide snippet.
     `state` answers `is:starred` and the like in the query; `filters` (such names too)
     narrow the result further, as the reader's `f` filter does; `sort` is a core SORTS.
+    `rescue=False` skips the suggestion and close matches for a query that finds
+    nothing (see `search`).
     """
     from tui.core.filters import allowed  # loaded with the library, in the worker
     from tui.core.search import search
 
     within = allowed(library, state, list(filters)) if filters else None
     result = search(library, query, limit=limit if query.strip() else None, sort=sort,
-                    within=within, state=state)
+                    within=within, state=state, rescue=rescue)
     snippets: Snippets = {}
     for hit in result.hits[:rows]:
         if cancelled():

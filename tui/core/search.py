@@ -151,18 +151,23 @@ class SearchResult:
     """A corrected query that finds papers, offered as "did you mean"."""
     fuzzy: bool = False
     """True when the hits come from the typo-tolerant fallback."""
+    rescued: bool = True
+    """False when nothing matched and the rescue (suggestion, close matches) was not
+    tried (`search(..., rescue=False)`)."""
     elapsed_ms: float = 0.0
     notices: list[str] = field(default_factory=list)
 
 
 def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool = True,
            sort: str = "relevance", within: Collection[int] | None = None,
-           state: StateStore | None = None) -> SearchResult:
+           state: StateStore | None = None, rescue: bool = True) -> SearchResult:
     """Search `library` for `query`; see the module docstring for the semantics.
 
     `limit=None` returns every match. `within` restricts results to those docnums.
     `state` answers the reading-state filters `is:starred`, `is:unread`, `is:read` and
-    `has:note` in the query. `sort` is one of SORTS.
+    `has:note` in the query. `sort` is one of SORTS. `rescue=False` leaves a query that
+    finds nothing without its spelling suggestion and close matches, which can take a
+    few hundred milliseconds; `rescued` says whether they were looked for.
     """
     started = time.perf_counter()
     query = without_surrogates(query)
@@ -174,7 +179,7 @@ def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool
         chosen = allowed(library, state, names)
         if chosen is not None:
             narrowed = chosen if within is None else chosen & set(within)
-        return _search(library, text, limit, prefix, narrowed, sort)
+        return _search(library, text, limit, prefix, narrowed, sort, rescue)
 
     # Files damaged under the library: it reopens (or rebuilds) the index and runs again.
     result = library.guarded(run)
@@ -208,6 +213,8 @@ def _search(library: Library, query: str, limit: int | None, prefix: bool,
     if not docs:
         if rescue:
             _rescue(library, parsed, limit, within, sort, result)
+        else:
+            result.rescued = False
         return result
     if not parsed.structured and len(set(parsed.words)) >= FEEDBACK_MIN_WORDS:
         loose = _keep_exclusions(to_whoosh(parsed, schema, group_and=False))

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.events import DescendantFocus
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -40,6 +41,13 @@ WIDE_FROM = 100
 _PREPARED_ROWS_EXTRA = 2
 """Rows beyond one screen whose papers and snippets the worker prepares (a snippet
 costs about half a millisecond: it runs the analyzer over the whole abstract)."""
+
+
+RESCUE_AFTER_S = 0.25
+"""A query that finds nothing gets its "did you mean" and close matches once typing has
+paused this long. Looking for them takes up to a few hundred milliseconds of the one
+interpreter the screen is drawn by too: on every keystroke of a misspelt word, typing
+stuttered."""
 
 
 _PAPER_ACTIONS = frozenset({
@@ -83,6 +91,8 @@ class ReaderScreen(ReadingActions, Screen[None]):
         self._focus_placed = False
         self._detail_pending = False
         self._first: SearchDone | None = None
+        self._rescue_timer: Timer | None = None
+        """Runs the rescue of a query that found nothing, once typing pauses."""
 
     def compose(self) -> ComposeResult:
         yield SearchBox(value=self.settings.query, placeholder="Search papers  ( / )",
@@ -124,7 +134,7 @@ class ReaderScreen(ReadingActions, Screen[None]):
     def idle(self) -> bool:
         """True when the lists are open and the latest search is on screen."""
         return (self.library is not None and self.shown_serial == self.search_serial
-                and not self._detail_pending)
+                and not self._detail_pending and self._rescue_timer is None)
 
     # -- opening ----------------------------------------------------------------------
 
@@ -202,21 +212,40 @@ class ReaderScreen(ReadingActions, Screen[None]):
 
     def start_search(self) -> None:
         """Search for what the box holds now (answered by `SearchDone`)."""
+        self._search_now(rescue=False)
+
+    def _search_now(self, rescue: bool) -> None:
         if self.library is None:
             return
+        self._cancel_rescue()
         self.search_serial += 1
         self.similar_of = None  # a search replaces the similar papers
-        self._search(self.library, self.search_serial, self.search_box.value,
+        self._search(self.library, self.search_serial, self.search_box.value, rescue,
                      *self.first_screen())
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
-    def _search(self, library: Library, serial: int, query: str, width: int, rows: int) -> None:
+    def _search(self, library: Library, serial: int, query: str, rescue: bool, width: int,
+                rows: int) -> None:
         worker = get_current_worker()
         done = run_search(library, query, self.settings.search_limit, width, rows,
                           lambda: worker.is_cancelled, state=self.state, sort=self.sort_key,
-                          filters=self.filter_names)
+                          filters=self.filter_names, rescue=rescue)
         if done is not None and not worker.is_cancelled:
             self.post_message(SearchDone(serial, *done))
+
+    def _rescue_later(self) -> None:
+        """The query found nothing: look for a suggestion once typing pauses."""
+        self._cancel_rescue()
+        self._rescue_timer = self.set_timer(RESCUE_AFTER_S, self._rescue_now)
+
+    def _rescue_now(self) -> None:
+        self._rescue_timer = None
+        self._search_now(rescue=True)
+
+    def _cancel_rescue(self) -> None:
+        if self._rescue_timer is not None:
+            self._rescue_timer.stop()
+            self._rescue_timer = None
 
     def first_screen(self) -> tuple[int, int]:
         """(snippet width, rows) the first screen of the list needs."""
@@ -239,6 +268,8 @@ class ReaderScreen(ReadingActions, Screen[None]):
         papers.show(result.hits, result.terms, message.snippets, keep=keep, empty_text=empty)
         self.search_box.suggestion = result.suggestion
         self.query_one(MatchBanner).say(self.banner_for_similar() or banner_text(result))
+        if not result.rescued:
+            self._rescue_later()
         if self._pending_select is not None:
             self._pending_select = None
             self.open_detail()
@@ -251,17 +282,21 @@ class ReaderScreen(ReadingActions, Screen[None]):
             error = str(worker.error).splitlines()[0] if str(worker.error) else repr(worker.error)
             self.query_one(StatusLine).update(f"search failed: {error}")
 
+    @on(SearchBox.Leave)
+    def _leave_search(self, message: SearchBox.Leave) -> None:
+        if message.submitted and self._rescue_timer is not None:
+            # Enter before the suggestion came: look for it now, and stay in the box,
+            # where a second Enter accepts it.
+            self._rescue_now()
+        elif self.library is not None:
+            self.set_focus(self.paper_list)
+
     @on(SearchBox.AcceptSuggestion)
     def _accept_suggestion(self) -> None:
         box = self.search_box
         if box.suggestion:
             box.value = box.suggestion
             box.cursor_position = len(box.value)
-
-    @on(SearchBox.Leave)
-    def _leave_search(self) -> None:
-        if self.library is not None:
-            self.set_focus(self.paper_list)
 
     # -- list and detail ----------------------------------------------------------------
 

@@ -21,7 +21,12 @@ class SearchBox(Input):
     every keystroke (and which costs typing more than drawing the results)."""
 
     class Leave(Message):
-        """The user wants to go from the search box to the list."""
+        """The user wants to go from the search box to the list (Enter or ↓)."""
+
+        def __init__(self, submitted: bool = False) -> None:
+            super().__init__()
+            self.submitted = submitted
+            """True for Enter, which may first ask for the "did you mean" suggestion."""
 
     class AcceptSuggestion(Message):
         """The user accepted the "did you mean" suggestion (Enter while one is shown)."""
@@ -33,7 +38,7 @@ class SearchBox(Input):
         if self.suggestion:
             self.post_message(self.AcceptSuggestion())
         else:
-            self.post_message(self.Leave())
+            self.post_message(self.Leave(submitted=True))
 
     def action_to_list(self) -> None:
         self.post_message(self.Leave())
