@@ -156,6 +156,27 @@ async def test_enter_before_the_suggestion_came_asks_for_it(make_app) -> None:
         assert app.focused is app.reader.paper_list
 
 
+async def test_enter_typed_with_the_query_waits_for_its_answer(make_app) -> None:
+    # As a terminal delivers a pasted or fast-typed query: the keys and Enter arrive
+    # together, before the query's answer.
+    from textual import events
+
+    for query, goes_to_list in [("transfomer", False), ("butterworth", True)]:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("slash")
+            for char in query:
+                app.post_message(events.Key(char, char))
+            app.post_message(events.Key("enter", "\r"))
+            await settle(pilot)
+            if goes_to_list:
+                assert app.focused is app.reader.paper_list
+            else:
+                assert app.focused is app.reader.search_box
+                assert app.reader.search_box.suggestion == "transformer"
+
+
 async def test_nothing_matching_says_so(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -93,6 +93,8 @@ class ReaderScreen(ReadingActions, Screen[None]):
         self._first: SearchDone | None = None
         self._rescue_timer: Timer | None = None
         """Runs the rescue of a query that found nothing, once typing pauses."""
+        self._submitted = False
+        """Enter was pressed in the search box before the answer to its query came."""
 
     def compose(self) -> ComposeResult:
         yield SearchBox(value=self.settings.query, placeholder="Search papers  ( / )",
@@ -204,6 +206,7 @@ class ReaderScreen(ReadingActions, Screen[None]):
     def _query_changed(self) -> None:
         # The footer depends only on whether there is a query; refreshing it on every
         # keystroke re-lays it out and costs typing tens of milliseconds.
+        self._submitted = False  # typing on after Enter: that Enter is no longer pending
         has_query = bool(self.search_box.value)
         if has_query != self._had_query:
             self._had_query = has_query
@@ -268,7 +271,9 @@ class ReaderScreen(ReadingActions, Screen[None]):
         papers.show(result.hits, result.terms, message.snippets, keep=keep, empty_text=empty)
         self.search_box.suggestion = result.suggestion
         self.query_one(MatchBanner).say(self.banner_for_similar() or banner_text(result))
-        if not result.rescued:
+        if self._submitted:
+            self._after_submit(result)
+        elif not result.rescued:
             self._rescue_later()
         if self._pending_select is not None:
             self._pending_select = None
@@ -284,11 +289,24 @@ class ReaderScreen(ReadingActions, Screen[None]):
 
     @on(SearchBox.Leave)
     def _leave_search(self, message: SearchBox.Leave) -> None:
-        if message.submitted and self._rescue_timer is not None:
-            # Enter before the suggestion came: look for it now, and stay in the box,
-            # where a second Enter accepts it.
+        if self.library is None:
+            return
+        if message.submitted and self.shown_serial != self.search_serial:
+            # Enter right after typing: the query's answer decides (`_after_submit`).
+            self._submitted = True
+        elif message.submitted and self._rescue_timer is not None:
             self._rescue_now()
-        elif self.library is not None:
+        else:
+            self.set_focus(self.paper_list)
+
+    def _after_submit(self, result: SearchResult) -> None:
+        """Enter came before the answer to the query: go to the list if it found papers
+        as typed; else stay in the box, with the "did you mean" (looked for now, if need
+        be), which a second Enter accepts."""
+        self._submitted = False
+        if not result.rescued:
+            self._rescue_now()
+        elif not result.suggestion and self.focused is self.search_box:
             self.set_focus(self.paper_list)
 
     @on(SearchBox.AcceptSuggestion)
