@@ -149,6 +149,32 @@ def test_sorts_and_filters(bundled_library) -> None:
     assert {h.docnum for h in within.hits} == allowed
 
 
+def test_sorting_by_name_reads_no_paper(tmp_path: Path) -> None:
+    # Two lists, so that the name order interleaves papers of both.
+    write_list(tmp_path, "a.txt", "A\n\nWe propose Zeta, a method.\n\nWe propose Alpha, a "
+               "method.\n\nWe study mice.\n")
+    write_list(tmp_path, "b.txt", "B\n\nWe propose beta, a tool.\n\nWe propose Alpha, a "
+               "second one.\n")
+    with open_library([tmp_path], str(tmp_path / "ix")) as library:
+        everything = search(library, "", limit=None, sort="name")
+        assert library._papers == {}, "the order was read from the index, not the papers"
+        keys = [((h.paper.name or h.paper.title).casefold(), h.docnum) for h in everything.hits]
+        assert keys == sorted(keys) and len(keys) == len(library) == 5
+        for position, hit in enumerate(everything.hits):
+            assert everything.hits.index_of(hit.docnum) == position
+        first_two = search(library, "", limit=2, sort="name").hits
+        assert len(first_two) == 2
+        assert first_two.index_of(everything.hits[4].docnum) is None
+        within = {everything.hits[4].docnum, everything.hits[0].docnum}
+        narrowed = search(library, "", limit=None, sort="name", within=within).hits
+        assert [h.docnum for h in narrowed] == [everything.hits[0].docnum,
+                                                everything.hits[4].docnum]
+        assert narrowed.index_of(everything.hits[4].docnum) == 1
+        found = search(library, "method", limit=None, sort="name")
+        assert [h.docnum for h in found.hits] == [h.docnum for h in everything.hits
+                                                  if h.docnum in {f.docnum for f in found.hits}]
+
+
 def test_limit_cuts_hits_but_total_counts_all(bundled_library) -> None:
     result = search(bundled_library, "learning", limit=3)
     assert len(result.hits) == 3 and result.total > 3

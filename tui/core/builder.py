@@ -5,9 +5,11 @@ and they are independent per file, so large builds spread them over worker proce
 and the parent only feeds finished term lists to a single writer. Docnums follow list
 order (files in order, papers by position), which is what an empty query shows.
 
-Next to the index the builder writes two small files that make typing fast:
-`prefixes.json` (for each 1–3 letter prefix, the indexed terms it most often starts)
-and `words.json` (the unstemmed vocabulary, for "did you mean").
+Next to the index the builder writes small side files (see `sidefiles`):
+`prefixes.json` (for each 1–3 letter prefix, the indexed terms it most often starts),
+`words.json` (the unstemmed vocabulary, for "did you mean"), each scored field's
+lengths, and `order-name.bin` (docnums in name order, so that sorting by name loads
+no paper).
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from whoosh.system import pack_uint
 from tui.core.analysis import words
 from tui.core.postings import Postings
 from tui.core.sidefiles import (
-    LENGTHS_FILE, PREFIX_FANOUT, PREFIX_FILE, SHORT_PREFIX, WORDS_FILE,
+    LENGTHS_FILE, NAME_ORDER_FILE, PREFIX_FANOUT, PREFIX_FILE, SHORT_PREFIX, WORDS_FILE,
+    name_key,
 )
 from tui.core.schema import SCORED_FIELDS, document, make_schema
 from tui.core.seeds import read_list, rendered_text
@@ -141,9 +144,12 @@ class _Written:
     """Each scored field's length per paper."""
     text_df: Counter[str]
     """Document frequency of each `text` term, for the prefix table."""
+    name_keys: list[str]
+    """Each paper's name-sort key, in docnum order."""
 
     def merge(self, other: _Written) -> None:
         self.lists += other.lists
+        self.name_keys += other.name_keys
         self.vocab |= other.vocab
         for name, column in other.lengths.items():
             self.lengths[name].extend(column)
@@ -154,11 +160,13 @@ def _write_segment(writer, files: list[Path], progress=None) -> _Written:
     """Parse `files` and add their papers to `writer`."""
     lists, vocab = [], set()
     lengths = {name: array("I") for name in SCORED_FIELDS}
+    name_keys: list[str] = []
     postings = Postings()
     for path in files:
         summary, docs, file_vocab = _parse_file(str(path))
         for doc in docs:
             _add_prepared(writer, doc, postings)
+            name_keys.append(name_key(str(doc["_stored_name"]), str(doc["_stored_title"])))
             for name, column in lengths.items():
                 column.append(len(doc[name]))
         lists.append(summary)
@@ -168,7 +176,7 @@ def _write_segment(writer, files: list[Path], progress=None) -> _Written:
     text_df = Counter({term: len(found) for term, found in postings.table("text").items()})
     # Whoosh's own flush then finds its posting pool empty and only closes the files.
     postings.write(writer.fieldwriter, writer.schema, lengths)
-    return _Written(lists, vocab, lengths, text_df)
+    return _Written(lists, vocab, lengths, text_df, name_keys)
 
 
 def _segment_task(folder: str, files: list[str], limitmb: int):
@@ -218,7 +226,7 @@ def build_into(storage: Storage, files: list[Path],
             runs = _split(files, workers)
             segments = []
             written = _Written([], set(), {name: array("I") for name in SCORED_FIELDS},
-                               Counter())
+                               Counter(), [])
             with ProcessPoolExecutor(max_workers=len(runs)) as pool:
                 futures = [pool.submit(_segment_task, storage.folder, [str(f) for f in run],
                                        _LIMIT_MB // len(runs)) for run in runs]
@@ -241,6 +249,9 @@ def build_into(storage: Storage, files: list[Path],
     _write_json(storage, WORDS_FILE, sorted(w for w in written.vocab if w.isalpha()))
     for name, column in written.lengths.items():
         _write_bytes(storage, LENGTHS_FILE.format(name), column.tobytes())
+    keys = written.name_keys
+    order = array("I", sorted(range(len(keys)), key=lambda d: (keys[d], d)))
+    _write_bytes(storage, NAME_ORDER_FILE, order.tobytes())
     return {"papers": papers, "lists": written.lists}
 
 

@@ -61,7 +61,8 @@ class OpenIndex:
     built: bool = False
 
 
-_DERIVING_MODULES = ("analysis", "builder", "latex_tables", "render", "schema", "seeds")
+_DERIVING_MODULES = ("analysis", "builder", "latex_tables", "render", "schema", "seeds",
+                     "sidefiles")
 
 
 @functools.lru_cache(maxsize=1)

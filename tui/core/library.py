@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+from array import array
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -20,7 +21,8 @@ from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
 from tui.core.sidefiles import (
-    LENGTHS_FILE, PREFIX_FILE, WORDS_FILE, parse_json, parse_lengths, side_files,
+    LENGTHS_FILE, NAME_ORDER_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
+    parse_lengths, side_files,
 )
 from tui.core.index import OpenIndex, Progress, changed_files, open_index
 from tui.core.locations import bundled_seeds, index_dirs
@@ -33,7 +35,7 @@ T = TypeVar("T")
 
 _ATTEMPTS = 5
 """Tries of a read while the index is damaged under the library, each after reopening it."""
-_LAZY = ("prefix_table", "vocabulary", "scorer")
+_LAZY = ("prefix_table", "vocabulary", "scorer", "name_order", "name_rank")
 """Cached properties that hold what was read from the index."""
 
 
@@ -222,6 +224,25 @@ class Library:
         """The unstemmed words of the abstracts, for spelling suggestions."""
         words = self._side_file(parse_json, WORDS_FILE)
         return frozenset(words) if isinstance(words, list) else frozenset()
+
+    @cached_property
+    def name_order(self) -> Sequence[int]:
+        """Every docnum, ordered by name (or title) and then docnum: written with the
+        index, so that sorting by name reads no paper."""
+        order = self._side_file(parse_lengths, NAME_ORDER_FILE)
+        if order is None or len(order) != len(self):  # do without: read every paper
+            papers = self.papers()
+            return sorted(range(len(papers)),
+                          key=lambda d: (name_key(papers[d].name, papers[d].title), d))
+        return order
+
+    @cached_property
+    def name_rank(self) -> Sequence[int]:
+        """Each docnum's position in `name_order`."""
+        rank = array("I", bytes(4 * len(self)))
+        for position, docnum in enumerate(self.name_order):
+            rank[docnum] = position
+        return rank
 
     def _side_file(self, parse: Callable[[bytes], object], name: str) -> object:
         """Read a side file from the handle opened with the index.

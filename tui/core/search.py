@@ -101,15 +101,22 @@ class Hit:
 
 
 class ListedHits(Sequence[Hit]):
-    """Unscored hits for papers in list order, each made when first asked for.
+    """Unscored hits for papers in a given order, each made when first asked for.
 
     An empty query lists every paper; a screen shows a few dozen of them, so making
     tens of thousands of hits up front is wasted work on every cleared query.
     """
 
-    def __init__(self, library: Library, docnums: Sequence[int]) -> None:
+    def __init__(self, library: Library, docnums: Sequence[int], *,
+                 positions: Sequence[int] | None = None, in_list_order: bool = True) -> None:
+        """`docnums` in list order; or in another order (`in_list_order=False`), with
+        `positions` (docnum → its position in the order that `docnums` begins) when
+        the caller has it."""
         self._library = library
         self._docnums = docnums
+        self._positions = positions
+        self._in_list_order = in_list_order
+        self._index: dict[int, int] | None = None
         self._made: dict[int, Hit] = {}
 
     def __len__(self) -> int:
@@ -123,7 +130,10 @@ class ListedHits(Sequence[Hit]):
 
     def __getitem__(self, index: int | slice) -> Hit | ListedHits:
         if isinstance(index, slice):
-            return ListedHits(self._library, self._docnums[index])
+            prefix = index.start in (None, 0) and index.step in (None, 1)
+            return ListedHits(self._library, self._docnums[index],
+                              positions=self._positions if prefix else None,
+                              in_list_order=self._in_list_order)
         docnum = self._docnums[index]
         hit = self._made.get(docnum)
         if hit is None:
@@ -132,10 +142,17 @@ class ListedHits(Sequence[Hit]):
 
     def index_of(self, docnum: int) -> int | None:
         """The position of paper `docnum`, or None when it is not listed."""
+        if self._positions is not None:
+            at = self._positions[docnum] if 0 <= docnum < len(self._positions) else None
+            return at if at is not None and at < len(self._docnums) else None
         if isinstance(self._docnums, range):
             return self._docnums.index(docnum) if docnum in self._docnums else None
-        at = bisect_left(self._docnums, docnum)  # sorted: list order
-        return at if at < len(self._docnums) and self._docnums[at] == docnum else None
+        if self._in_list_order:
+            at = bisect_left(self._docnums, docnum)
+            return at if at < len(self._docnums) and self._docnums[at] == docnum else None
+        if self._index is None:
+            self._index = {d: i for i, d in enumerate(self._docnums)}
+        return self._index.get(docnum)
 
 
 @dataclass
@@ -263,8 +280,13 @@ def _everything(library: Library, query: str, limit: int | None,
     if within is not None:
         docnums = sorted(d for d in within if 0 <= d < len(library))
     if sort == "name":
-        hits = _sorted([Hit(library, d, 0.0, frozenset()) for d in docnums], sort)
-        return SearchResult(query, hits[:limit], len(hits))
+        order = library.name_order
+        if within is not None:
+            kept = _filter(within)
+            order = [d for d in order if d in kept]
+        named = ListedHits(library, order, in_list_order=False,
+                           positions=library.name_rank if within is None else None)
+        return SearchResult(query, named[:limit], len(order))
     return SearchResult(query, ListedHits(library, docnums)[:limit], len(docnums))
 
 
@@ -296,7 +318,8 @@ def _sorted(hits: list[Hit], sort: str) -> list[Hit]:
     if sort == "list":
         return sorted(hits, key=lambda h: h.docnum)
     if sort == "name":
-        return sorted(hits, key=lambda h: ((h.paper.name or h.paper.title).casefold(), h.docnum))
+        rank = hits[0]._library.name_rank if hits else ()
+        return sorted(hits, key=lambda h: rank[h.docnum])
     return hits
 
 
