@@ -237,7 +237,8 @@ def _search(library: Library, query: str, limit: int | None, prefix: bool,
         loose = _keep_exclusions(to_whoosh(parsed, schema, group_and=False))
         docs, total = _run(library, _with_feedback(library, loose, docs), want, within)
         result.total = total
-    result.hits = _sorted([Hit(library, d, s, result_terms) for d, s in docs], sort)[:limit]
+    result.hits = _sorted(library, [Hit(library, d, s, result_terms) for d, s in docs],
+                          sort)[:limit]
     return result
 
 
@@ -314,11 +315,11 @@ def _filter(within: Collection[int] | None) -> set[int] | None:
     return within if isinstance(within, set) else set(within)
 
 
-def _sorted(hits: list[Hit], sort: str) -> list[Hit]:
+def _sorted(library: Library, hits: list[Hit], sort: str) -> list[Hit]:
     if sort == "list":
         return sorted(hits, key=lambda h: h.docnum)
     if sort == "name":
-        rank = hits[0]._library.name_rank if hits else ()
+        rank = library.name_rank
         return sorted(hits, key=lambda h: rank[h.docnum])
     return hits
 
@@ -449,7 +450,7 @@ def _rescue(library: Library, parsed: ParsedQuery, limit: int | None,
             terms = frozenset(t for _, t in fuzzy.existing_terms(library.searcher.reader(),
                                                                  expand=True))
         terms = frozenset(t.decode() if isinstance(t, bytes) else t for t in terms)
-        result.hits = _sorted([Hit(library, d, s, terms) for d, s in docs], sort)
+        result.hits = _sorted(library, [Hit(library, d, s, terms) for d, s in docs], sort)
         result.total, result.terms, result.fuzzy = total, terms, True
 
 
