@@ -289,3 +289,15 @@ def test_a_build_harmed_by_another_process_is_done_again(seeds: Path, tmp_path: 
         assert lib.index_path is not None and lib.opened.built, lib.notices
         assert search(lib, "zebrafish").hits
     assert len(builds) == 2
+
+
+def test_the_paper_cache_is_bounded(tmp_path: Path, monkeypatch) -> None:
+    from tui.core import library as library_module
+
+    monkeypatch.setattr(library_module, "PAPER_CACHE", 3)
+    with open_library(None, str(tmp_path / "ix")) as library:  # the bundled lists
+        first = [library.paper(d) for d in range(6)]
+        assert len(library._papers) == 3, "the longest-kept papers were forgotten"
+        assert sorted(library._papers) == [3, 4, 5]
+        assert library.paper(0) == first[0], "a forgotten paper reads again the same"
+        assert len(library._papers) == 3

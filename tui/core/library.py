@@ -35,6 +35,10 @@ T = TypeVar("T")
 
 _ATTEMPTS = 5
 """Tries of a read while the index is damaged under the library, each after reopening it."""
+PAPER_CACHE = 8192
+"""Papers kept once read (a paper is about 1.7 KB); beyond, the longest-kept are
+forgotten. Reading one again costs about a tenth of a millisecond, while keeping every
+paper a long session reaches would hold the whole corpus: 35 MB at 21k papers."""
 _LAZY = ("prefix_table", "vocabulary", "scorer", "name_order", "name_rank")
 """Cached properties that hold what was read from the index."""
 
@@ -181,7 +185,11 @@ class Library:
             title=fields.get("title", ""),
             raw=fields.get("raw", ""),
         )
-        self._papers[docnum] = paper
+        with self._lock:
+            papers = self._papers
+            if len(papers) >= PAPER_CACHE:
+                del papers[next(iter(papers))]
+            papers[docnum] = paper
         return paper
 
     def papers(self, docnums: Sequence[int] | None = None) -> list[Paper]:
