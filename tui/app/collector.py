@@ -52,7 +52,8 @@ class IdleCollector:
         self._saved_threshold: tuple[int, int, int] | None = None
         self._frozen_after_deep = 0
         self.full_collections = 0
-        """Full collections run by `tick`, deep ones included (for tests and benchmarks)."""
+        """Full collections run so far (the one at `start` and deep ones included; for
+        tests and benchmarks)."""
         self.deep_collections = 0
 
     @property
