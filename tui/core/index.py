@@ -13,7 +13,6 @@ in memory.
 from __future__ import annotations
 
 import contextlib
-import functools
 import fcntl
 import hashlib
 import json
@@ -32,6 +31,7 @@ from whoosh.index import Index
 from whoosh.searching import Searcher
 
 from tui.core.durable import fsync_folder
+from tui.core.freshness import code_digest, stat_key
 from tui.core.schema import SCHEMA_VERSION
 
 Progress = Callable[[int, int], None]
@@ -61,35 +61,6 @@ class OpenIndex:
     built: bool = False
 
 
-_DERIVING_MODULES = ("analysis", "builder", "latex_tables", "render", "schema", "seeds",
-                     "sidefiles")
-
-
-@functools.lru_cache(maxsize=1)
-def _code_digest() -> str:
-    """A digest of the code that turns lists into index content.
-
-    Names, titles, rendering and analysis are derived at build time; when that code
-    changes (an upgrade, a fix), indexes built by the old code are stale even though
-    the lists are not. Reading these few source files costs well under a millisecond.
-    """
-    here = Path(__file__).resolve().parent
-    digest = hashlib.blake2b(digest_size=8)
-    sources = [here / f"{name}.py" for name in _DERIVING_MODULES]
-    sources += sorted(here.glob("naming*.py"))
-    for source in sources:
-        with contextlib.suppress(OSError):
-            digest.update(source.read_bytes())
-    return digest.hexdigest()
-
-
-def _stat_key(path: Path) -> str:
-    st = path.stat()
-    # ctime changes on every write and cannot be set back by tools that restore
-    # mtimes, so together these say whether a file may have changed since it was hashed.
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
-
-
 def fingerprint(files: list[Path], known: dict[str, list[str]] | None = None) -> str:
     """A digest of the lists' names and content and of the schema version.
 
@@ -99,9 +70,9 @@ def fingerprint(files: list[Path], known: dict[str, list[str]] | None = None) ->
     its content unchanged, gives the same fingerprint.
     """
     digest = hashlib.blake2b(digest_size=10)
-    digest.update(f"schema {SCHEMA_VERSION} {_code_digest()}\n".encode())
+    digest.update(f"schema {SCHEMA_VERSION} {code_digest()}\n".encode())
     for path in files:
-        key = _stat_key(path)
+        key = stat_key(path)
         entry = known.get(str(path)) if known is not None else None
         if entry and entry[0] == key:
             file_digest = entry[1]

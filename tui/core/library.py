@@ -25,11 +25,10 @@ from tui.core.sidefiles import (
     parse_lengths, side_files,
 )
 from tui.core.index import OpenIndex, Progress, changed_files, open_index
-from tui.core.locations import bundled_seeds, index_dirs
+from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper
 from tui.core.schema import SCORED_FIELDS
 from tui.core.scorer import PostingCache, Scorer, norms_for
-from tui.core.seeds import discover
 
 T = TypeVar("T")
 
@@ -305,8 +304,6 @@ def open_library(seeds: Sequence[str | Path] | None = None, index_dir: str | Non
 
     Raises `seeds.SeedError` with a one-line message for unusable list files.
     """
-    bundled = not seeds
-    files = discover([bundled_seeds()] if bundled else seeds)
-    roots = index_dirs(files, bundled, index_dir)
+    files, roots = lists_and_index_dirs(seeds, index_dir)
     opened = open_index(files, roots, progress, rebuild=rebuild)
     return Library(opened, files, lambda: open_index(files, roots))

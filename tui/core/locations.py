@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import platformdirs
+
+from tui.core.seeds import discover
 
 APP_NAME = "paperscope"
 INDEX_DIR_ENV = "PAPERSCOPE_INDEX_DIR"
@@ -55,3 +58,16 @@ def index_dirs(seed_files: list[Path], bundled: bool, override: str | None) -> l
         dirs.append(root / "index")
     dirs.append(cache_dir() / ("bundled" if bundled else f"lists-{key}"))
     return dirs
+
+
+def lists_and_index_dirs(seeds: Iterable[str | Path] | None,
+                         override: str | None) -> tuple[list[Path], list[Path]]:
+    """The list files that `seeds` names (the bundled lists when None or empty) and
+    the folders to try for their index.
+
+    Raises `seeds.SeedError` with a one-line message for a path that names no list.
+    """
+    seeds = list(seeds or ())
+    bundled = not seeds
+    files = discover([bundled_seeds()] if bundled else seeds)
+    return files, index_dirs(files, bundled, override)
