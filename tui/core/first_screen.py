@@ -1,0 +1,129 @@
+"""The first rows of the paper list, kept beside the index to be shown before it opens.
+
+Opening the reader with no query lists every paper in list order. Those rows depend
+only on the lists and on the code that derives names and titles from them, yet showing
+them from the index means loading Whoosh and the core first: most of the reader's
+start-up. So once the lists are open, the reader writes their first rows to
+`first-screen.json` in the index root, under a key made of each list's path and stat
+key and of the deriving code's digest (`freshness`). At the next start, a key that
+still matches lets the list show those rows in its very first frame; the library's
+own answer replaces them when it is ready.
+
+This module imports neither Whoosh nor the rest of the core's search: it runs before
+they are loaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui.core.freshness import code_digest, stat_key
+from tui.core.locations import lists_and_index_dirs
+from tui.core.model import Paper
+from tui.core.seeds import SeedError
+
+if TYPE_CHECKING:
+    from tui.core.library import Library
+
+FILE = "first-screen.json"
+ROWS = 200
+"""Rows kept: a screen of the tallest terminals, a few kilobytes of JSON."""
+_FORMAT = 1
+"""Bumped when the file's layout changes."""
+_FIELDS = (str, str, str, int, str, str)
+"""A row: id, list title, file, position, name, title (a `Paper` without its abstract)."""
+
+
+@dataclass(frozen=True)
+class FirstScreen:
+    """What the index roots hold for these lists: their key, and the rows if current."""
+
+    key: str
+    """The lists' and the deriving code's key, taken before the index was opened."""
+    roots: tuple[Path, ...]
+    """The index roots, best first; the rows are written to the first writable one."""
+    papers: int = 0
+    """How many papers the lists hold (0 when no current rows were found)."""
+    rows: tuple[Paper, ...] = ()
+    """The first papers in list order (docnum = position here), without abstracts."""
+
+
+def _key(files: Iterable[Path]) -> str:
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(f"first-screen {_FORMAT} {code_digest()}\n".encode())
+    for path in files:
+        digest.update(f"{path}\0{stat_key(path)}\n".encode())
+    return digest.hexdigest()
+
+
+def look(seeds: Sequence[str] | None, index_dir: str | None) -> FirstScreen | None:
+    """The key of these lists and, when an index root holds them for that key, their
+    first rows. None when the lists cannot be found or read: opening them says why."""
+    try:
+        files, roots = lists_and_index_dirs(seeds, index_dir)
+        key = _key(files)
+    except (OSError, SeedError):
+        return None
+    for root in roots:
+        found = _read(root / FILE, key)
+        if found is not None:
+            papers, rows = found
+            return FirstScreen(key, tuple(roots), papers, rows)
+    return FirstScreen(key, tuple(roots))
+
+
+def _read(path: Path, key: str) -> tuple[int, tuple[Paper, ...]] | None:
+    """(papers, rows) from `path` if it is well formed and written under `key`."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None
+    papers, rows = data.get("papers"), data.get("rows")
+    if not isinstance(papers, int) or not isinstance(rows, list) or len(rows) > papers:
+        return None
+    made = []
+    for row in rows:
+        if (not isinstance(row, list) or len(row) != len(_FIELDS)
+                or not all(type(value) is kind for value, kind in zip(row, _FIELDS))):
+            return None
+        made.append(Paper(*row, raw=""))
+    return papers, tuple(made)
+
+
+def save(screen: FirstScreen, library: Library) -> None:
+    """Write `library`'s first rows under `screen.key`, unless they are there already.
+
+    The key was taken before the library was opened: had a list changed in between,
+    the rows would be kept under the old key, which the next start no longer matches.
+    A cache, so not flushed to disk: a file lost or torn in a crash is not read, and
+    is written again at the next start. Fails silently where nothing can be written.
+    """
+    if screen.rows or not screen.roots:
+        return
+    count = min(ROWS, len(library))
+    rows = []
+    for docnum in range(count):
+        paper = library.paper(docnum)
+        rows.append([paper.id, paper.list_title, paper.file, paper.position, paper.name,
+                     paper.title])
+    data = json.dumps({"key": screen.key, "papers": len(library), "rows": rows},
+                      ensure_ascii=False).encode()
+    for root in screen.roots:
+        tmp = root / f".{FILE}.{os.getpid()}.{uuid.uuid4().hex[:6]}.tmp"
+        try:
+            tmp.write_bytes(data)
+            os.replace(tmp, root / FILE)
+            return
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
