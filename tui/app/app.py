@@ -27,6 +27,7 @@ from tui.app.screens.help import HelpScreen
 from tui.app.screens.reader import WIDE_FROM, ReaderScreen, first_screen_guess
 from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
+from tui.core import first_screen
 from tui.core.state import StateStore
 if TYPE_CHECKING:
     from tui.core.library import Library
@@ -62,7 +63,9 @@ class PaperscopeApp(App[None]):
         self.state = StateStore()
         """Stars, read marks and notes (the core's store; saved after every change)."""
         self._notices_shown: set[str] = set()
-        self.reader = ReaderScreen(settings)
+        self.first_screen = first_screen.look(settings.seeds, settings.index_dir)
+        """The list's first rows as last shown, with the key to keep them under."""
+        self.reader = ReaderScreen(settings, self.first_screen.rows if self.first_screen else ())
         self.collector = IdleCollector()
         """Runs the garbage collector's full collections while nobody types."""
         if settings.theme:
@@ -90,7 +93,10 @@ class PaperscopeApp(App[None]):
             self.notify(notice, severity="warning", timeout=10)
         self.report_state_notices()
         self.app_resume_signal.subscribe(self, self._redraw_after_resume)
-        self._open_library(*first_screen_guess(self.size.width, self.size.height))
+        # After the first frame: the worker's imports (Whoosh, the core) would otherwise
+        # compete with it for the interpreter.
+        self.call_after_refresh(self._open_library,
+                                *first_screen_guess(self.size.width, self.size.height))
 
     def _redraw_after_resume(self, _app: App[None]) -> None:
         """Draw the whole screen again after ctrl+z and `fg`.
@@ -124,6 +130,10 @@ class PaperscopeApp(App[None]):
         except OSError as exc:
             self.post_message(LibraryFailed(f"cannot open the index ({exc.strerror or exc})"))
             return
+        if self.first_screen is not None:
+            # For the next start; here, not after the answer, since the reader may be
+            # closed (and the library with it) as soon as the answer is shown.
+            first_screen.save(self.first_screen, library)
         # Answer the opening query here too: the first screen then needs no second
         # worker (start-up time is one of the reader's targets).
         result, snippets = run_search(library, settings.query, settings.search_limit,

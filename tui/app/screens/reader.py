@@ -8,6 +8,7 @@ a newer result.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from textual import on, work
@@ -27,13 +28,16 @@ from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
 from tui.app.widgets.detail import DetailView
 from tui.app.widgets.footer import KeyFooter
-from tui.app.widgets.loading import LoadingPanel
 from tui.app.widgets.paper_list import PaperList
 from tui.app.widgets.search_box import SearchBox
 from tui.app.widgets.status import MatchBanner, StatusLine, banner_text, status_text
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tui.app.widgets.loading import LoadingPanel
     from tui.core.library import Library
+    from tui.core.model import Paper
     from tui.core.search import SearchResult
 
 WIDE_FROM = 100
@@ -42,6 +46,10 @@ _PREPARED_ROWS_EXTRA = 2
 """Rows beyond one screen whose papers and snippets the worker prepares (a snippet
 costs about half a millisecond: it runs the analyzer over the whole abstract)."""
 
+
+LOADING_PANEL_AFTER_S = 0.4
+"""A built index opens well within this; past it (an index being built), the list and
+detail make way for the loading panel, with progress."""
 
 RESCUE_AFTER_S = 0.25
 """A query that finds nothing gets its "did you mean" and close matches once typing has
@@ -74,8 +82,16 @@ class ReaderScreen(ReadingActions, Screen[None]):
     AUTO_FOCUS = None
     """Focus is placed by `_place_focus`: Textual's auto-focus may land after the lists open."""
 
-    def __init__(self, settings: ReaderSettings) -> None:
-        super().__init__(classes="-loading")
+    def __init__(self, settings: ReaderSettings,
+                 first_screen: Sequence[Paper] = ()) -> None:
+        """`first_screen`: the list's first rows, kept from the last time these lists were
+        opened (`core.first_screen`), shown until the lists are open."""
+        super().__init__()
+        self._first_rows = first_screen
+        self._loading: LoadingPanel | None = None
+        """Made and mounted once the lists take long to open, or fail to."""
+        self._loading_timer: Timer | None = None
+        self._started = time.monotonic()
         self._had_query: bool | None = None
         """What the footer was last refreshed for (None: not yet)."""
         self.settings = settings
@@ -101,8 +117,10 @@ class ReaderScreen(ReadingActions, Screen[None]):
                         id="search")
         yield MatchBanner(id="banner")
         with Horizontal(id="body"):
-            yield LoadingPanel(id="loading")
-            yield PaperList(id="papers")
+            papers = PaperList(id="papers")
+            if self._first_rows and not self.settings.query:
+                papers.preview(self._first_rows)  # drawn in the first frame
+            yield papers
             yield DetailView(id="detail")
         yield StatusLine("Opening the paper lists…", id="status")
         yield KeyFooter()
@@ -117,6 +135,14 @@ class ReaderScreen(ReadingActions, Screen[None]):
         self.query_one(PaperList).state = self.query_one(DetailView).state = state
         if self.library is not None:
             self._show_library(self.library)
+            return
+        self.query_one(PaperList).empty_text = "Opening the paper lists…"
+        if self._loading is not None:
+            self._show_loading()  # progress or a failure came before the screen was composed
+        elif not self.paper_list.hits:
+            # Rows from the last start mean that these lists' index was built: it is being
+            # opened, and the panel would only hide the rows; a build reports progress.
+            self._loading_timer = self.set_timer(LOADING_PANEL_AFTER_S, self._show_loading)
 
     # -- widgets --------------------------------------------------------------------
 
@@ -145,17 +171,35 @@ class ReaderScreen(ReadingActions, Screen[None]):
 
     def show_progress(self, done: int, total: int) -> None:
         """The index build has indexed `done` of `total` files."""
-        for panel in self.query(LoadingPanel):
-            panel.progress(done, total)
+        self._loading_panel().progress(done, total)
+        self._show_loading()
         for status in self.query(StatusLine):
             status.update(f"Building the index: {done:,} of {total:,} files")
 
     def show_failure(self, error: str) -> None:
         """The lists could not be opened."""
-        for panel in self.query(LoadingPanel):
-            panel.fail(error)
+        self._loading_panel().fail(error)
+        self._show_loading()
         for status in self.query(StatusLine):
             status.update(error)
+
+    def _loading_panel(self) -> LoadingPanel:
+        # Imported here: most starts open a built index and never show the panel.
+        from tui.app.widgets.loading import LoadingPanel
+
+        if self._loading is None:
+            self._loading = LoadingPanel(id="loading", started=self._started)
+        return self._loading
+
+    def _show_loading(self) -> None:
+        """Give the list's and detail's place to the loading panel until the lists open."""
+        self._loading_timer = None
+        if self.library is not None or not self.is_mounted:
+            return  # on_mount shows it if there is news by then
+        panel = self._loading_panel()
+        if panel.parent is None:
+            self.query_one("#body").mount(panel, before=0)
+        self.add_class("-loading")
 
     def library_ready(self, library: Library, first: SearchDone | None = None) -> None:
         """The lists are open: show them with `first`, the opening query's answer."""
@@ -168,6 +212,9 @@ class ReaderScreen(ReadingActions, Screen[None]):
     def _show_library(self, library: Library) -> None:
         self._list_sizes = {str(entry["file"]): int(entry["papers"])  # type: ignore[call-overload]
                             for entry in library.lists}
+        if self._loading_timer is not None:
+            self._loading_timer.stop()
+            self._loading_timer = None
         self.remove_class("-loading")
         self._place_focus()
         first, self._first = self._first, None
@@ -319,6 +366,8 @@ class ReaderScreen(ReadingActions, Screen[None]):
     # -- list and detail ----------------------------------------------------------------
 
     def on_paper_highlighted(self, message: PaperHighlighted) -> None:
+        if self.library is None:
+            return  # the first screen's rows: no abstract to show until the lists open
         self._update_status()
         # The detail follows after the list's repaint, once per frame however many
         # moves came in: wrapping an abstract must not slow the list when j is held.
@@ -337,6 +386,10 @@ class ReaderScreen(ReadingActions, Screen[None]):
         self.schedule_read(hit.paper if hit is not None else None)
 
     def on_paper_opened(self, message: PaperOpened) -> None:
+        if self.library is None:
+            # A row of the first screen: opened once the lists are (see on_search_done).
+            self._pending_select = message.hit.docnum
+            return
         self.open_detail()
 
     def open_detail(self) -> None:
@@ -401,7 +454,7 @@ class ReaderScreen(ReadingActions, Screen[None]):
             if (self.focused is self.paper_list and not self.search_box.value
                     and self.similar_of is None):
                 return False
-        if action in _PAPER_ACTIONS and self.paper_list.current is None:
+        if action in _PAPER_ACTIONS and (self.library is None or self.paper_list.current is None):
             return None  # shown dimmed: no paper selected
         return True
 

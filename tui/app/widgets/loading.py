@@ -21,13 +21,14 @@ class LoadingPanel(Vertical):
     list fails at once), so the panel keeps what to show and draws it when it can.
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, started: float | None = None) -> None:
+        """`started`: when the lists began to open (`time.monotonic`); now if None."""
         super().__init__(id=id)
         self._text = "Opening the paper lists…"
         self._done: int | None = None
         self._total: int | None = None
         self._failed = False
-        self._started = time.monotonic()
+        self._started = time.monotonic() if started is None else started
 
     def compose(self) -> ComposeResult:
         yield Label(self._text, id="loading-label")

@@ -58,6 +58,16 @@ def _without_background(style: Style) -> Style:
                  underline=style.underline, reverse=style.reverse, strike=style.strike)
 
 
+class _FirstScreenRow:
+    """A row shown before the lists are open: a paper, without its abstract."""
+
+    __slots__ = ("docnum", "paper")
+
+    def __init__(self, docnum: int, paper: Paper) -> None:
+        self.docnum = docnum
+        self.paper = paper
+
+
 class PaperList(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
     """A scrolling list of search hits with a cursor."""
 
@@ -146,6 +156,23 @@ class PaperList(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
             self._had_hits = bool(hits)
             self.refresh_bindings()
         self.post_message(PaperHighlighted(self.current))
+
+    def preview(self, papers: Sequence[Paper]) -> None:
+        """Show the first rows of the list (docnums 0, 1, …) before the lists are open,
+        in the very first frame: no messages, and callable before the list is mounted.
+
+        Until `show` replaces them, the rows can be moved over and opened, but are not
+        announced (`PaperHighlighted`): they have no abstract to show.
+        """
+        self.hits = [_FirstScreenRow(docnum, paper)  # type: ignore[misc]
+                     for docnum, paper in enumerate(papers)]
+        self.terms = frozenset()
+        self.generation += 1
+        if self.hits:
+            self.chosen = 0
+        if self.is_mounted:
+            self._update_virtual_size()
+            self.refresh()
 
     def select_docnum(self, docnum: int) -> bool:
         """Move the cursor to paper `docnum`; False when it is not listed."""
