@@ -130,3 +130,48 @@ async def test_the_reader_collects_while_idle_and_gives_the_collector_back(make_
         assert app.collector.full_collections == started + 1
     assert gc.get_threshold() == saved
     assert gc.get_freeze_count() == 0
+
+
+def test_hold_defers_full_collections_until_start() -> None:
+    saved = gc.get_threshold()
+    idle = IdleCollector()
+    idle.hold()
+    try:
+        assert gc.get_threshold()[2] > 1_000_000 and not idle.running
+        assert gc.get_freeze_count() == 0 and idle.full_collections == 0
+        idle.start()
+        assert idle.running and idle.full_collections == 1
+        assert gc.get_freeze_count() > 0
+    finally:
+        idle.stop()
+    assert gc.get_threshold() == saved and gc.get_freeze_count() == 0
+    idle.hold()
+    idle.stop()  # held, never started: given back all the same
+    assert gc.get_threshold() == saved
+
+
+async def test_the_reader_runs_no_full_collection_while_it_starts(make_app) -> None:
+    full = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(app.collector.running)
+
+    app = make_app()
+    gc.callbacks.append(seen)
+    try:
+        async with app.run_test() as pilot:
+            # What start-up makes: many long-lived objects, many young collections.
+            # Python's own policy would now run a full collection at the next young one.
+            kept = [[] for _ in range(len(gc.get_objects(generation=2)) // 2)]
+            make_middle_collections(3 * IdleCollector.DUE_AFTER)
+            more = [[] for _ in range(10 * gc.get_threshold()[0])]
+            await settle(pilot)
+            for _ in range(20):
+                if app.collector.running:
+                    break
+                await pilot.pause()
+    finally:
+        gc.callbacks.remove(seen)
+    assert full and all(full), "the first full collection is the collector's own"
+    assert kept and more

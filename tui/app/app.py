@@ -86,6 +86,10 @@ class PaperscopeApp(App[None]):
             return AwaitMount(self.screen, [])
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
 
+    def on_load(self) -> None:
+        # No full collection during start-up: `_start_collector` runs the first one.
+        self.collector.hold()
+
     def on_mount(self) -> None:
         if self.keymap:
             self.set_keymap(self.keymap)
