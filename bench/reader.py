@@ -14,7 +14,12 @@
    in the list (index already built), next to a minimal Textual app's first frame,
    timed the same way in the same run; both run headless in fresh processes,
    alternately, and the medians are compared. Also printed: when the lists are open
-   and every paper is listed (the reader then answers searches).
+   and every paper is listed (the reader then answers searches). The start-up is
+   measured as installed, with Python's bytecode cache on (pip compiles installed
+   packages; a checkout caches its bytecode at its first run), kept under the
+   `--index-dir` folder; where the environment turns the cache off
+   (PYTHONDONTWRITEBYTECODE), it is measured that way too, with paperscope's modules
+   compiled at every start.
 3. Peak memory at ~50k papers: the corpora twice over (copied under two names into a
    temporary folder), read as the maximum resident set size of a reader process that
    opens them, types a query and scrolls to the end.
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import resource
 import shutil
 import statistics
@@ -279,17 +285,19 @@ def child_memory(seeds: list[str], index_dir: str) -> None:
     print(f"{papers} {peak_mb:.1f}")
 
 
-def _run_child(mode: str, *args: str) -> str:
+def _run_child(mode: str, *args: str, env: dict[str, str] | None = None) -> str:
     done = subprocess.run([sys.executable, __file__, "--child", mode, *args], check=True,
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True, cwd=ROOT, env=env)
     return done.stdout
 
 
-def _startup(mode: str, *args: str) -> tuple[float, float, float]:
+def _startup(mode: str, *args: str, env: dict[str, str] | None = None,
+             ) -> tuple[float, float, float]:
     """Seconds from starting `python` to (first frame, first frame with rows of papers,
     lists open and their list drawn)."""
     started = time.time()
-    first, rows, ready = (float(x) - started for x in _run_child(mode, *args).split())
+    out = _run_child(mode, *args, env=env)
+    first, rows, ready = (float(x) - started for x in out.split())
     return first, rows, ready
 
 
@@ -324,16 +332,33 @@ def doubled_corpora(corpora: Path, folder: Path) -> Path:
 
 
 def _report_startup(runs: int, seeds: str, index_dir: str, papers: int) -> None:
+    """The start-up as installed (Python's bytecode cache on), and also with paperscope's
+    modules compiled at every start when the environment turns the cache off."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        # First, before the run below caches anything: it caches outside the checkout
+        # anyway (a prefix), so these starts find only what the checkout already has.
+        _compare_startup(runs, seeds, index_dir, papers, None,
+                         "PYTHONDONTWRITEBYTECODE is set here: modules without cached "
+                         "bytecode, such as paperscope's, are compiled at every start")
+    cached = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cached["PYTHONPYCACHEPREFIX"] = str(Path(index_dir).parent / "pycache")
+    _compare_startup(runs, seeds, index_dir, papers, cached,
+                     "as installed: bytecode cached")
+
+
+def _compare_startup(runs: int, seeds: str, index_dir: str, papers: int,
+                     env: dict[str, str] | None, how: str) -> None:
     """Start both apps `runs` times, alternately; print the medians and their ratios."""
     minimal, reader = [], []
-    _startup("startup-minimal")  # warm the file cache for both
-    _startup("startup-reader", seeds, index_dir)
+    _startup("startup-minimal", env=env)  # warm the file and bytecode caches for both
+    _startup("startup-reader", seeds, index_dir, env=env)
     for _ in range(runs):
-        minimal.append(_startup("startup-minimal")[0])
-        reader.append(_startup("startup-reader", seeds, index_dir))
+        minimal.append(_startup("startup-minimal", env=env)[0])
+        reader.append(_startup("startup-reader", seeds, index_dir, env=env))
     base = statistics.median(minimal)
     frame, rows, ready = (statistics.median(times) for times in zip(*reader))
-    print(f"start-up, python → frame made (median of {runs}, built index): minimal Textual "
+    print(f"start-up ({how}), python → frame made (median of {runs}, built index): "
+          f"minimal Textual "
           f"app {base:.3f} s · reader's first frame {frame:.3f} s ({frame / base:.2f}×) · "
           f"first frame with rows of papers {rows:.3f} s ({rows / base:.2f}×) "
           f"[target ≤ {TARGET_STARTUP_RATIO}×: "
