@@ -20,21 +20,28 @@ from textual.widgets import Input
 
 from tui.app import bindings
 from tui.app.collector import IdleCollector
-from tui.app.commands import PaperCommands, ReaderPalette
 from tui.app.keymap import load_keymap
 from tui.app.messages import IndexProgress, LibraryFailed, LibraryReady, SearchDone
-from tui.app.screens.help import HelpScreen
 from tui.app.screens.reader import WIDE_FROM, ReaderScreen, first_screen_guess
 from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
 from tui.core import first_screen
 from tui.core.state import StateStore
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from tui.core.library import Library
 
 
 _COLLECT_CHECK_S = 0.5
 """How often the reader checks whether a full garbage collection is due."""
+
+
+def _paper_commands() -> type[Provider]:
+    """The palette's paper commands, imported when the palette first opens."""
+    from tui.app.commands import PaperCommands
+
+    return PaperCommands
 
 
 class PaperscopeApp(App[None]):
@@ -43,7 +50,7 @@ class PaperscopeApp(App[None]):
     TITLE = "paperscope"
     CSS_PATH = "paperscope.tcss"
     BINDINGS = bindings.APP
-    COMMANDS = App.COMMANDS | {PaperCommands}
+    COMMANDS = App.COMMANDS | {_paper_commands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
     """List and detail sit side by side from 100 columns; below, one takes the screen."""
     VERTICAL_BREAKPOINTS = [(0, "-short"), (18, "-tall")]
@@ -189,6 +196,8 @@ class PaperscopeApp(App[None]):
 
     def action_help(self) -> None:
         """Show the keys; a second press closes the help screen."""
+        from tui.app.screens.help import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
         else:
@@ -216,6 +225,8 @@ class PaperscopeApp(App[None]):
         Without Textual's fixed id: ctrl+p right after a palette closed would add a
         second screen with that id while the first is still being removed (DuplicateIds).
         """
+        from tui.app.commands import ReaderPalette
+
         if self.use_command_palette and not ReaderPalette.is_open(self):
             self.push_screen(ReaderPalette())
 
@@ -223,11 +234,15 @@ class PaperscopeApp(App[None]):
         """The palette of themes (the "Theme" command), as `ReaderPalette` too."""
         from textual.theme import ThemeProvider
 
+        from tui.app.commands import ReaderPalette
+
         self.push_screen(ReaderPalette(providers=[ThemeProvider],
                                        placeholder="Search for themes…"))
 
     def action_jump_to_paper(self) -> None:
         """A palette of papers only."""
+        from tui.app.commands import PaperCommands, ReaderPalette
+
         self.push_screen(ReaderPalette(providers=[PaperCommands],
                                        placeholder="Jump to paper: type a name or title…"))
 

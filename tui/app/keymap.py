@@ -14,7 +14,6 @@ A file that cannot be used never stops the reader: it yields a one-line notice.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,21 +42,32 @@ def keymap_path() -> Path:
     return Path(platformdirs.user_config_dir("paperscope")) / "keymap.toml"
 
 
+def _unusable(loaded: LoadedKeymap, exc: Exception) -> LoadedKeymap:
+    reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    loaded.notices.append(f"keymap file {loaded.path} is unusable ({reason}); "
+                          "using the default keys")
+    return loaded
+
+
 def load_keymap(path: Path | None = None) -> LoadedKeymap:
     """Read the keymap file; a missing default file is not an error."""
     explicit = path is not None or bool(os.environ.get(KEYMAP_ENV))
     path = path or keymap_path()
     loaded = LoadedKeymap(path=path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         if explicit:
             loaded.notices.append(f"keymap file {path} not found; using the default keys")
         return loaded
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        loaded.notices.append(f"keymap file {path} is unusable ({reason}); using the default keys")
-        return loaded
+    except (OSError, UnicodeDecodeError) as exc:
+        return _unusable(loaded, exc)
+    import tomllib  # here: most starts have no keymap file to parse
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return _unusable(loaded, exc)
     table = data.get("keymap", data)
     if not isinstance(table, dict):
         loaded.notices.append(f"keymap file {path}: [keymap] must be a table; using the default keys")

@@ -9,7 +9,6 @@ keeps to searching and moving between panes. The reading state itself is the cor
 
 from __future__ import annotations
 
-import webbrowser
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,6 +83,8 @@ def export_path(folder: Path, fmt: str = "md", now: datetime | None = None) -> P
 
 def browser_available() -> bool:
     """Whether Python knows a web browser to open links with (not over plain SSH)."""
+    import webbrowser  # here: looked up only when a link is to be opened
+
     try:
         webbrowser.get()
     except webbrowser.Error:

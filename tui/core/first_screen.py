@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from tui.core.freshness import code_digest, stat_key
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper
-from tui.core.seeds import SeedError
+from tui.core.listfiles import SeedError
 
 if TYPE_CHECKING:
     from tui.core.library import Library

@@ -14,6 +14,7 @@ from functools import lru_cache
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from tui.core.listfiles import SeedError, discover  # noqa: F401 - part of this API
 from tui.core.model import Paper, PaperList
 
 _BLANK_LINES = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n\s*")
@@ -26,36 +27,6 @@ _SENTENCE_END = re.compile(r"[.!?。！？]\s*$")
 # C0 and C1 control characters (DEL, CSI, OSC, DCS...), which a terminal may act on.
 # U+0085 (next line) is left to `_SPACES`: it is a line break, so it becomes a space.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
-
-
-class SeedError(Exception):
-    """A list file that cannot be read; the message is one line meant for the user."""
-
-
-def discover(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand files and folders into the list files they name, in a stable order.
-
-    A folder contributes its `*.txt` files (not recursively). Raises SeedError for a
-    missing path or a folder without any `.txt` file.
-    """
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw).expanduser()
-        if path.is_dir():
-            found = sorted(p for p in path.glob("*.txt") if p.is_file())
-            if not found:
-                raise SeedError(f"{path}: folder has no .txt paper lists")
-            files.extend(found)
-        elif path.is_file():
-            files.append(path)
-        elif path.exists():
-            raise SeedError(f"{path}: not a regular file")
-        else:
-            raise SeedError(f"{path}: no such file or folder")
-    unique: dict[Path, None] = {}
-    for f in files:
-        unique.setdefault(f.resolve(), None)
-    return list(unique)
 
 
 def decode(data: bytes, source: str) -> str:
