@@ -142,6 +142,15 @@ def test_the_app_module_leaves_the_core_to_the_loading_worker() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
 
 
+def test_the_first_frame_leaves_what_it_does_not_show_to_later() -> None:
+    # The help, the palette's commands, keymap parsing and list parsing are imported
+    # when first needed: every module imported before the first frame delays it.
+    code = ("import sys, tui.app.app; later = ('tui.app.screens.help', 'tui.app.commands', "
+            "'tomllib', 'webbrowser', 'tui.core.seeds', 'tui.app.widgets.loading'); "
+            "early = [m for m in later if m in sys.modules]; assert not early, early")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
+
+
 async def test_palette_filters_by_list_and_shows_counts(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
