@@ -147,3 +147,16 @@ def test_looking_loads_neither_whoosh_nor_the_search() -> None:
             "assert not [m for m in sys.modules if m.startswith(('whoosh', 'tui.core.search',"
             " 'tui.core.library', 'textual'))]")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[1])
+
+
+def test_a_library_that_cannot_be_read_writes_nothing(tmp_path: Path) -> None:
+    class Unreadable:
+        def __len__(self) -> int:
+            return 3
+
+        def paper(self, docnum: int):
+            raise OSError("the index went away")
+
+    screen = first_screen.FirstScreen("key", (tmp_path,))
+    first_screen.save(screen, Unreadable())  # type: ignore[arg-type]
+    assert not list(tmp_path.iterdir())

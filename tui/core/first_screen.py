@@ -106,16 +106,16 @@ def save(screen: FirstScreen, library: Library) -> None:
     The key was taken before the library was opened: had a list changed in between,
     the rows would be kept under the old key, which the next start no longer matches.
     A cache, so not flushed to disk: a file lost or torn in a crash is not read, and
-    is written again at the next start. Fails silently where nothing can be written.
+    is written again at the next start. Fails silently where nothing can be read or
+    written.
     """
     if screen.rows or not screen.roots:
         return
-    count = min(ROWS, len(library))
-    rows = []
-    for docnum in range(count):
-        paper = library.paper(docnum)
-        rows.append([paper.id, paper.list_title, paper.file, paper.position, paper.name,
-                     paper.title])
+    try:
+        papers = [library.paper(docnum) for docnum in range(min(ROWS, len(library)))]
+    except Exception:  # noqa: BLE001 - a cache: reading it must never stop a start
+        return
+    rows = [[p.id, p.list_title, p.file, p.position, p.name, p.title] for p in papers]
     data = json.dumps({"key": screen.key, "papers": len(library), "rows": rows},
                       ensure_ascii=False).encode()
     for root in screen.roots:
