@@ -117,6 +117,9 @@ class Record:
     """What the state file held at the end, once checked."""
     pauses: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: [], 2: []})
     """Garbage-collection pauses in ms, by generation."""
+    walks_all: list[float] = field(default_factory=list)
+    """Those of the full collections that walked every object: none was frozen (the
+    collector's deep ones, and its first)."""
 
 
 # -- measuring ----------------------------------------------------------------------------
@@ -211,13 +214,17 @@ class CollectorProbe:
     def __init__(self, record: Record) -> None:
         self.record = record
         self._started = 0.0
+        self._all = False
 
     def _callback(self, phase: str, info: dict) -> None:
         if phase == "start":
             self._started = time.perf_counter()
+            self._all = info["generation"] == 2 and gc.get_freeze_count() == 0
         else:
             pause = (time.perf_counter() - self._started) * 1000
             self.record.pauses[int(info["generation"])].append(pause)
+            if self._all:
+                self.record.walks_all.append(pause)
 
     def __enter__(self) -> CollectorProbe:
         gc.callbacks.append(self._callback)
@@ -774,6 +781,11 @@ def report(args, record: Record, elapsed: float, loads: tuple[float, float]) -> 
     pauses = [f"generation {gen}: {len(ms):,} (p50 {_percentile(ms, .5):.1f} ms · max "
               f"{max(ms):.1f} ms)" for gen, ms in record.pauses.items() if ms]
     rows.append(("garbage collections", " · ".join(pauses) or "none"))
+    if record.walks_all:
+        walks = record.walks_all
+        rows.append(("  of which walked every object",
+                     f"{len(walks):,} (p50 {_percentile(walks, .5):.1f} ms · "
+                     f"max {max(walks):.1f} ms)"))
     timed = record.latencies
     if timed:
         values = [lat.ms for lat in timed]
