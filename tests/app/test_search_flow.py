@@ -187,7 +187,10 @@ async def test_nothing_matching_says_so(make_app) -> None:
         assert "No papers match “zzqxj”" in papers.empty_text
         assert "zzqxj" in str(app.reader.query_one(MatchBanner).render())
         assert app.reader.query_one(DetailView).paper is None
-        assert app.reader.paper_list.render_line(1).text.strip().startswith("No papers match")
+        line = app.reader.paper_list.render_line(1).text
+        assert line.strip().startswith("No papers match")
+        left, right = len(line) - len(line.lstrip()), len(line) - len(line.rstrip())
+        assert left > 0 and abs(left - right) <= 1, "centred in the list"
 
 
 async def test_a_query_longer_than_the_box_scrolls_to_keep_the_cursor_in_view(make_app) -> None:

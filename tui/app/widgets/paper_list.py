@@ -303,8 +303,9 @@ class PaperList(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
         if not self.hits:
             if y == 1 and self.empty_text:
                 text = Text(self.empty_text, style=self.get_component_rich_style(
-                    "paper-list--empty"), justify="center")
+                    "paper-list--empty"))
                 text.truncate(width, overflow="ellipsis")
+                text.align("center", width)  # a Strip is not justified: pad it here
                 return self._strip(text, width, base)
             return Strip.blank(width, base)
         row, line = divmod(self.scroll_offset.y + y, self.row_height)
