@@ -175,3 +175,16 @@ async def test_the_reader_runs_no_full_collection_while_it_starts(make_app) -> N
         gc.callbacks.remove(seen)
     assert full and all(full), "the first full collection is the collector's own"
     assert kept and more
+
+
+def test_a_deep_collection_comes_after_a_bounded_growth_of_frozen_objects(collector) -> None:
+    idle, clock = collector
+    idle.DEEP_GROWTH_MAX = 2_000  # far below the 3× of what start froze
+    idle.input()  # typing non-stop: only growth can call for a deep collection
+    few = [[] for _ in range(1_000)]
+    gc.freeze()
+    assert not idle.tick(), "grown by less than the bound"
+    more = [[] for _ in range(1_500)]
+    gc.freeze()
+    assert idle.tick() and idle.deep_collections == 1, "grown past the bound"
+    assert few and more

@@ -14,7 +14,8 @@ runs the full ones itself:
   walks only what is newer: tens of milliseconds instead of hundreds;
 - and now and then a deep collection that unfreezes everything first, so that
   reference cycles among once-frozen objects are reclaimed too: every few minutes when
-  idle, or in non-stop use once the frozen objects have grown a few times over.
+  idle, or in non-stop use once the frozen objects have grown a few times over, or by
+  150,000, whichever comes first.
 
 From the reader's creation until it takes over, it holds full collections off
 (`hold`): start-up makes the hundreds of thousands of objects that then live as long as
@@ -49,6 +50,10 @@ class IdleCollector:
     are frozen as right after the last one: objects frozen alive may since have become
     garbage in reference cycles (Textual's drawn lines are such cycles), and only a
     deep collection reclaims them."""
+    DEEP_GROWTH_MAX = 150_000
+    """… or once this many more objects are frozen, whichever comes first: a deep
+    collection walks every object, so with a large live set a relative bound alone let
+    the garbage, and the pause that reclaims it, grow with it (up to a second)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
@@ -104,7 +109,8 @@ class IdleCollector:
             return False
         now = self._clock()
         idle = now - self._last_input >= self.IDLE_AFTER
-        grown = gc.get_freeze_count() >= self.DEEP_GROWTH * max(1, self._frozen_after_deep)
+        base = max(1, self._frozen_after_deep)
+        grown = gc.get_freeze_count() >= min(self.DEEP_GROWTH * base, base + self.DEEP_GROWTH_MAX)
         if grown or (idle and now - self._last_deep >= self.DEEP_EVERY):
             self._collect(deep=True)
             return True
