@@ -11,16 +11,16 @@ runs the full ones itself:
 - when one is due (as often as Python would run one) and input has stopped for a
   moment, or at the latest a few seconds later in non-stop use;
 - each time freezing what survived (`gc.freeze`), so that the next full collection
-  walks only what is newer: tens of milliseconds instead of hundreds;
+  walks only what is newer;
 - and now and then a deep collection that unfreezes everything first, so that
   reference cycles among once-frozen objects are reclaimed too: every few minutes when
   idle, or in non-stop use once the frozen objects have grown a few times over, or by
   150,000, whichever comes first.
 
-From the reader's creation until it takes over, it holds full collections off
-(`hold`): start-up makes the hundreds of thousands of objects that then live as long as
-the reader, and a full collection walking them (25 ms on this machine) fell into the
-first frame or delayed the first results.
+From the moment the reader starts running until it takes over, it holds full
+collections off (`hold`): start-up makes the objects that then live as long as the
+reader, and a full collection walking them (25 ms on this machine) fell into the first
+frame or delayed the first results.
 """
 
 from __future__ import annotations
