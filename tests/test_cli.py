@@ -189,3 +189,10 @@ def test_export_command_formats_parse_back(index_dir: str, tmp_path: Path) -> No
     assert len(bib.entries) == 38 and not bib.failed_blocks
     starred = run("export", "--starred", "--format", "md", index_dir=index_dir)
     assert starred.returncode == 1  # nothing starred in a fresh data folder
+
+
+def test_the_reader_on_missing_lists_says_so_without_drawing(tmp_path: Path) -> None:
+    for seeds in (tmp_path / "nope.txt", tmp_path):  # missing; a folder without lists
+        proc = run("--seeds", str(seeds), index_dir=str(tmp_path / "index"))
+        assert_clean_error(proc, str(seeds))
+        assert proc.stdout == "", "the screen was taken over before the error"

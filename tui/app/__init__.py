@@ -23,6 +23,14 @@ os.environ.setdefault("TEXTUAL_FPS", "240")
 def run(seeds: Sequence[str] | None = None, index_dir: str | None = None,
         query: str = "") -> int:
     """Open the reader on `seeds` (None: the bundled lists) with `query` typed; exit code."""
+    from tui.core.listfiles import SeedError, discover
+
+    if seeds:
+        try:
+            discover(seeds)  # a path that names no list: one line, and the screen untouched
+        except SeedError as exc:
+            print(f"paperscope: {exc}", file=sys.stderr)
+            return 2
     from tui.app.app import create_app
 
     app = create_app(seeds, index_dir, query)
