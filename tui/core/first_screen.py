@@ -26,16 +26,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.core.freshness import code_digest, stat_key
+from tui.core.listfiles import SeedError
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper
-from tui.core.listfiles import SeedError
 
 if TYPE_CHECKING:
     from tui.core.library import Library
 
 FILE = "first-screen.json"
 ROWS = 200
-"""Rows kept: a screen of the tallest terminals, a few kilobytes of JSON."""
+"""Rows kept: a screen of the tallest terminals, about 30 KB of JSON."""
 _FORMAT = 1
 """Bumped when the file's layout changes."""
 _FIELDS = (str, str, str, int, str, str)
