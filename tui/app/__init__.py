@@ -23,14 +23,12 @@ os.environ.setdefault("TEXTUAL_FPS", "240")
 def run(seeds: Sequence[str] | None = None, index_dir: str | None = None,
         query: str = "") -> int:
     """Open the reader on `seeds` (None: the bundled lists) with `query` typed; exit code."""
-    from tui.core.listfiles import SeedError, discover
+    from tui.core.listfiles import discover
 
     if seeds:
-        try:
-            discover(seeds)  # a path that names no list: one line, and the screen untouched
-        except SeedError as exc:
-            print(f"paperscope: {exc}", file=sys.stderr)
-            return 2
+        # A path that names no list raises SeedError now, before the screen is taken
+        # over; the command line turns it into one line and exit code 2.
+        discover(seeds)
     from tui.app.app import create_app
 
     app = create_app(seeds, index_dir, query)

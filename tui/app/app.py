@@ -175,7 +175,7 @@ class PaperscopeApp(App[None]):
 
     def on_library_failed(self, message: LibraryFailed) -> None:
         self.reader.show_failure(message.error)
-        self.error_message = f"paperscope: {message.error}"
+        self.error_message = f"paperscope: error: {message.error}"  # as the other commands
         self.exit(return_code=2)
 
     def on_unmount(self) -> None:
