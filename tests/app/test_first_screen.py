@@ -87,7 +87,7 @@ async def test_a_row_opened_before_the_lists_are_open_opens_once_they_are(
         assert app.reader.has_class("-detail-open") and app.focused is detail
 
 
-async def test_the_loading_panel_waits_for_a_slow_open_without_rows(
+async def test_the_loading_panel_comes_for_a_slow_open_without_rows(
         make_app, tmp_path: Path, gate: threading.Event,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reader_screen, "LOADING_PANEL_AFTER_S", 0.05)
