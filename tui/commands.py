@@ -7,14 +7,19 @@ import json
 import sys
 from pathlib import Path
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from tui.core.filters import split_filters
 from tui.core.library import Library, open_library
-from tui.core.search import search, similar
+from tui.core.search import SearchResult, search, similar
 from tui.core.seeds import SeedError
 from tui.output import (
     format_list_line, format_paper, hit_json, paper_json, print_result, result_json,
     use_colour, width,
 )
+
+if TYPE_CHECKING:
+    from tui.core.state import StateStore
 
 EXIT_FOUND, EXIT_NONE, EXIT_USAGE = 0, 1, 2
 
@@ -50,19 +55,46 @@ def load(args: argparse.Namespace, rebuild: bool = False, show_progress: bool = 
     return library
 
 
+def reading_state() -> StateStore:
+    """The reader's reading state, as it is on disk now, its notices on stderr."""
+    from tui.core.state import StateStore
+
+    state = StateStore()
+    for notice in state.notices:
+        print(f"paperscope: {notice}", file=sys.stderr)
+    return state
+
+
+def searcher(library: Library, limit: int) -> Callable[[str], SearchResult]:
+    """The one search as the command line runs it: with the reader's reading state.
+
+    `is:starred`, `has:note` and the like are answered from the state the reader keeps,
+    read once, when a query first names such a filter: others do not pay for it.
+    """
+    state: list[StateStore] = []
+
+    def run(query: str) -> SearchResult:
+        if not state and split_filters(query)[1]:
+            state.append(reading_state())
+        return search(library, query, limit=limit, state=state[0] if state else None)
+
+    return run
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     with load(args) as library:
+        find = searcher(library, args.limit)
         if args.query == ["-"]:
             found = False
             # Bytes, decoded leniently: one undecodable line must not fail the batch.
             for raw_line in sys.stdin.buffer:
                 query = raw_line.decode("utf-8", "replace").rstrip("\r\n")
-                result = search(library, query, limit=args.limit)
+                result = find(query)
                 found |= bool(result.hits)
                 print(json.dumps({"query": query, "hits": [hit_json(h) for h in result.hits]},
                                  ensure_ascii=False), flush=True)
             return EXIT_FOUND if found else EXIT_NONE
-        result = search(library, " ".join(args.query), limit=args.limit)
+        result = find(" ".join(args.query))
         if args.json:
             print(json.dumps(result_json(result), ensure_ascii=False, indent=2))
         elif args.jsonl:
@@ -137,11 +169,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     # Imported here: a quick search should not pay for the exporters.
     from tui.core.export import export
     from tui.core.filters import docnums_of
-    from tui.core.state import StateStore, atomic_write_text
+    from tui.core.state import atomic_write_text
 
-    state = StateStore()
-    for notice in state.notices:
-        print(f"paperscope: {notice}", file=sys.stderr)
+    state = reading_state()
     with load(args) as library:
         if args.query is not None:
             papers = [h.paper for h in search(library, args.query, limit=None, state=state).hits]
