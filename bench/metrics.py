@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -192,3 +192,34 @@ def read_references(readme: Path) -> dict[str, Reference]:
             int(docs) if docs else None, int(queries) if queries else None,
             float(ndcg), float(recall))
     return refs
+
+
+def first_rank(ranking: Sequence[int], targets: Collection[int]) -> int | None:
+    """The 1-based rank of the first of `targets` in `ranking`, or None when absent."""
+    for rank, doc in enumerate(ranking, 1):
+        if doc in targets:
+            return rank
+    return None
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """Known-item search over a set of queries: each has one wanted paper."""
+
+    queries: int
+    success_at_1: float
+    success_at_10: float
+    mrr_at_10: float
+
+
+def lookup_scores(ranks: Sequence[int | None]) -> Lookup:
+    """success@1, success@10 and MRR@10 of the wanted papers' ranks (None: not found).
+
+    MRR@10 counts 1/rank for a rank of 10 or better and 0 beyond, as success@10 does.
+    """
+    n = len(ranks)
+    if not n:
+        return Lookup(0, math.nan, math.nan, math.nan)
+    found = [r for r in ranks if r is not None]
+    return Lookup(n, sum(r == 1 for r in found) / n, sum(r <= 10 for r in found) / n,
+                  sum(1 / r for r in found if r <= 10) / n)
