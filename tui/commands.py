@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from collections.abc import Callable
 
-from tui.core.library import Library, open_library
-from tui.core.search import search, similar
-from tui.core.seeds import SeedError
+from tui.core.index.library import Library, open_library
+from tui.core.lists.paragraphs import SeedError
+from tui.core.search.search import search, similar
 from tui.output import (
     format_list_line, format_paper, hit_json, paper_json, print_result, result_json,
     use_colour, width,
@@ -136,8 +136,9 @@ def cmd_similar(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     # Imported here: a quick search should not pay for the exporters.
     from tui.core.export import export
-    from tui.core.filters import docnums_of
-    from tui.core.state import StateStore, atomic_write_text
+    from tui.core.search.filters import docnums_of
+    from tui.core.durable import atomic_write_text
+    from tui.core.state import StateStore
 
     state = StateStore()
     for notice in state.notices:
