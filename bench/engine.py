@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tui.core.library import open_library  # noqa: E402
-from tui.core.render import render  # noqa: E402
-from tui.core.search import search  # noqa: E402
+from tui.core.index.library import open_library  # noqa: E402
+from tui.core.render.text import render  # noqa: E402
+from tui.core.search.search import search  # noqa: E402
 
 # Short prefixes as typed, single words, and multi-word queries.
 QUERIES = [
@@ -91,7 +91,7 @@ def bench_python_start(runs: int) -> list[float]:
 
 
 def bench_fts5(corpora: Path, repeat: int) -> tuple[float, list[float]]:
-    from tui.core.seeds import read_lists
+    from tui.core.lists.paragraphs import read_lists
 
     db = sqlite3.connect(":memory:")
     db.execute("CREATE VIRTUAL TABLE p USING fts5(text, tokenize='porter unicode61')")

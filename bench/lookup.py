@@ -43,9 +43,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.metrics import Lookup, first_rank, lookup_scores  # noqa: E402
 from bench.peers import Fts5, PlainBM25  # noqa: E402
-from tui.core.library import Library, open_library  # noqa: E402
-from tui.core.search import search  # noqa: E402
-from tui.core.seeds import rendered_text  # noqa: E402
+from tui.core.index.library import Library, open_library  # noqa: E402
+from tui.core.search.search import search  # noqa: E402
+from tui.core.render.plain import rendered_text  # noqa: E402
 
 DEFAULT_CORPORA = ROOT.parent / "shared" / "corpora"
 TOP_TYPED = 5

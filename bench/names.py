@@ -4,8 +4,8 @@ Run from the repository root::
 
     python bench/names.py [--corpora ../shared/corpora] [--seeds seeds] [--samples 15]
 
-The abstracts go through the product's own path, ``tui.core.seeds.read_list`` (which
-renders each abstract with ``tui.core.render`` and calls ``derive_name`` and
+The abstracts go through the product's own path, ``tui.core.lists.paragraphs.read_list`` (which
+renders each abstract with ``tui.core.render.text`` and calls ``derive_name`` and
 ``derive_title``), and each derived name is judged against the real title from the
 ``*.titles.jsonl`` sidecar:
 
@@ -64,10 +64,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from the repository root
 
+from tui.core.lists.paragraphs import read_list  # noqa: E402
 from tui.core.model import Paper  # noqa: E402
-from tui.core.naming import derive_name, derive_title  # noqa: E402
-from tui.core.render import render  # noqa: E402
-from tui.core.seeds import read_list  # noqa: E402
+from tui.core.naming.derive import derive_name, derive_title  # noqa: E402
+from tui.core.render.text import render  # noqa: E402
 
 _URL = re.compile(r"\S*(?:https?://|www\.|github\.com)\S*")
 _SKIPPED = frozenset("of for and the with in on a an to via by from".split())

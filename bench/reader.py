@@ -306,7 +306,7 @@ def _startup(mode: str, *args: str, env: dict[str, str] | None = None,
 
 def build_index(seeds: list[str], index_dir: str) -> int:
     """Open (building if needed) the index, with progress on stderr; the paper count."""
-    from tui.core.library import open_library
+    from tui.core.index.library import open_library
 
     def progress(done: int, total: int) -> None:
         print(f"\r  indexing {done}/{total} files", end="", file=sys.stderr, flush=True)

@@ -5,7 +5,7 @@
 Every folder of `--qrels` with `docs.txt`, `queries.tsv` and `qrels.tsv` is a
 collection (format and reference scores: `../shared/qrels/README.md`). Its `docs.txt`
 is indexed by `open_library` in a temporary folder, and every judged query goes, as
-written in `queries.tsv`, through `tui.core.search.search` with its own defaults
+written in `queries.tsv`, through `tui.core.search.search.search` with its own defaults
 (the reader and `paperscope search` call the same function); only the limit is raised
 to 100 so that Recall@100 can be measured — the ranking does not depend on the limit.
 The benchmark adds no query rewriting or tuning of its own.
@@ -36,8 +36,8 @@ from bench.metrics import (  # noqa: E402
     Reference, Scores, evaluate, is_judged, percentile, read_qrels, read_queries,
     read_references,
 )
-from tui.core.library import open_library  # noqa: E402
-from tui.core.search import search  # noqa: E402
+from tui.core.index.library import open_library  # noqa: E402
+from tui.core.search.search import search  # noqa: E402
 
 DEFAULT_QRELS = ROOT.parent / "shared" / "qrels"
 LIMIT = 100

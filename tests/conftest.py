@@ -47,7 +47,7 @@ def _isolated_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 @pytest.fixture(scope="session")
 def bundled_library(tmp_path_factory: pytest.TempPathFactory):
     """The bundled lists, indexed once per session in a temporary folder."""
-    from tui.core.library import open_library
+    from tui.core.index.library import open_library
 
     library = open_library(index_dir=str(tmp_path_factory.mktemp("bundled-index")))
     yield library

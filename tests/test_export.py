@@ -18,7 +18,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 
 from tui.core.export import FORMATS, export
 from tui.core.model import Paper
-from tui.core.render import render
+from tui.core.render.text import render
 from tui.core.state import StateStore
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import write_list
-from tui.core import first_screen
-from tui.core.library import open_library
+from tui.core.index import first_screen
+from tui.core.index.library import open_library
 
 
 def _lists(folder: Path, papers: int = 3) -> Path:
@@ -143,9 +143,9 @@ def test_rows_already_kept_are_not_written_again(tmp_path: Path) -> None:
 
 
 def test_looking_loads_neither_whoosh_nor_the_search() -> None:
-    code = ("import sys; from tui.core import first_screen; first_screen.look(None, None); "
+    code = ("import sys; from tui.core.index import first_screen; first_screen.look(None, None); "
             "assert not [m for m in sys.modules if m.startswith(('whoosh', 'tui.core.search',"
-            " 'tui.core.library', 'textual'))]")
+            " 'tui.core.index.library', 'textual'))]")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[1])
 
 

@@ -8,9 +8,10 @@ import sys
 from tests.conftest import ROOT
 
 CORE_MODULES = [
-    "tui.core.seeds", "tui.core.render", "tui.core.naming", "tui.core.index",
-    "tui.core.library", "tui.core.search", "tui.core.state", "tui.core.export",
-    "tui.core.builder", "tui.cli", "tui.commands", "tui.output",
+    "tui.core.lists.paragraphs", "tui.core.render.text", "tui.core.naming.derive",
+    "tui.core.index.opening", "tui.core.index.library", "tui.core.index.builder",
+    "tui.core.search.search", "tui.core.state", "tui.core.export", "tui.cli", "tui.commands",
+    "tui.output",
 ]
 
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, write_list
-from tui.core import index as index_module
-from tui.core.library import open_library
+from tui.core.index import opening as index_module
+from tui.core.index.freshness import deriving_sources
+from tui.core.index.library import open_library
 from tui.core.locations import index_dirs
-from tui.core.search import search
+from tui.core.search.search import search
 
 LIST = "Test List\n\nWe propose Zebrafish, a stripe counter.\n\nWe study horses at length.\n"
 
@@ -25,6 +26,16 @@ def seeds(tmp_path: Path) -> Path:
     folder.mkdir()
     write_list(folder, "a.txt", LIST)
     return folder
+
+
+def test_the_code_digest_reads_the_code_that_derives_index_content() -> None:
+    """A source the digest names but cannot find would let a fix leave stale indexes."""
+    sources = deriving_sources()
+    assert sources and all(path.is_file() for path in sources)
+    core = ROOT / "tui" / "core"
+    for part in ("lists/paragraphs.py", "naming/derive.py", "render/text.py", "render/math.py",
+                 "index/aliases.py", "index/schema.py"):
+        assert core / part in sources
 
 
 def open_at(seeds: Path, where: Path, **kw):
@@ -292,7 +303,7 @@ def test_a_build_harmed_by_another_process_is_done_again(seeds: Path, tmp_path: 
 
 
 def test_the_paper_cache_is_bounded(tmp_path: Path, monkeypatch) -> None:
-    from tui.core import library as library_module
+    from tui.core.index import library as library_module
 
     monkeypatch.setattr(library_module, "PAPER_CACHE", 3)
     with open_library(None, str(tmp_path / "ix")) as library:  # the bundled lists

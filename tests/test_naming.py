@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui.core.naming import derive_name, derive_title
-from tui.core.render import render
-from tui.core.seeds import read_list
+from tui.core.lists.paragraphs import read_list
+from tui.core.naming.derive import derive_name, derive_title
+from tui.core.render.text import render
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 FIRST = "000_67583c3df93e6358.txt"

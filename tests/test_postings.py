@@ -8,10 +8,11 @@ from pathlib import Path
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage
 
-from tui.core.builder import _add_prepared, _parse_file
-from tui.core.postings import Postings
-from tui.core.schema import SCORED_FIELDS, document, make_schema
-from tui.core.seeds import make_paper, rendered_text
+from tui.core.index.builder import _add_prepared, _parse_file
+from tui.core.index.postings import Postings
+from tui.core.index.schema import SCORED_FIELDS, document, make_schema
+from tui.core.lists.paragraphs import make_paper
+from tui.core.render.plain import rendered_text
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 

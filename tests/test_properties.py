@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from whoosh.lang.porter2 import exceptional_forms
 
-from tui.core.analysis import iter_terms, stem
-from tui.core.highlight import match_spans
-from tui.core.search import search
-from tui.core.seeds import SeedError, parse_list, read_list
+from tui.core.index.analysis import iter_terms, stem
+from tui.core.lists.paragraphs import SeedError, parse_list, read_list
+from tui.core.search.highlight import match_spans
+from tui.core.search.search import search
 
 OPERATOR_SOUP = st.sampled_from(
     ['"', "(", ")", "AND", "OR", "NOT", "-", "*", "?", "name:", "title:", "list:", "text:",

@@ -212,8 +212,8 @@ def rows(stdout: str) -> dict[str, re.Match[str]]:
 
 def expected_run(folder: Path, index_dir: Path) -> dict[str, list[int]]:
     """The rankings computed here, in process, with the product's search and defaults."""
-    from tui.core.library import open_library
-    from tui.core.search import search
+    from tui.core.index.library import open_library
+    from tui.core.search.search import search
 
     queries, qrels = read_queries(folder / "queries.tsv"), read_qrels(folder / "qrels.tsv")
     with open_library([str(folder / "docs.txt")], index_dir=str(index_dir)) as library:

@@ -1,4 +1,4 @@
-"""Tests for `tui.core.render`: LaTeX/Markdown → Unicode text, style spans, links, aliases."""
+"""Tests for `tui.core.render.text`: LaTeX/Markdown → Unicode text, style spans, links, aliases."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui.core import render as render_module
-from tui.core.render import Rendered, Span, math_aliases, render
+from tui.core.index.aliases import math_aliases
+from tui.core.render import text as render_module
+from tui.core.render.spans import Rendered, Span
+from tui.core.render.text import render
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILES = sorted((ROOT / "seeds").glob("*.txt"))

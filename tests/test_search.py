@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import write_list
-from tui.core.library import open_library
-from tui.core.search import search
+from tui.core.index.library import open_library
+from tui.core.search.search import search
 
 
 def names(result) -> list[str]:
@@ -190,7 +190,7 @@ def test_other_lists_are_searchable(tmp_path: Path) -> None:
 
 def test_an_empty_query_lists_papers_without_making_every_hit(bundled_library) -> None:
     library = bundled_library
-    from tui.core.search import ListedHits
+    from tui.core.search.search import ListedHits
 
     result = search(library, "", limit=None)
     hits = result.hits

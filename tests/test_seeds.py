@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SEEDS, write_list
-from tui.core.seeds import SeedError, discover, paper_id, read_list, read_lists
+from tui.core.lists.paragraphs import SeedError, discover, paper_id, read_list, read_lists
 
 ABSTRACT_A = ("We propose Gecko, a stateful simulation environment that provides informative "
               "feedback for refining tool calls. Experiments show large gains.")

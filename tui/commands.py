@@ -9,10 +9,10 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tui.core.filters import split_filters
-from tui.core.library import Library, open_library
-from tui.core.search import SearchResult, search, similar
-from tui.core.seeds import SeedError
+from tui.core.index.library import Library, open_library
+from tui.core.lists.paragraphs import SeedError
+from tui.core.search.filters import split_filters
+from tui.core.search.search import SearchResult, search, similar
 from tui.output import (
     format_list_line, format_paper, hit_json, paper_json, print_result, result_json,
     use_colour, width,
@@ -168,8 +168,8 @@ def cmd_similar(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     # Imported here: a quick search should not pay for the exporters.
     from tui.core.export import export
-    from tui.core.filters import docnums_of
-    from tui.core.state import atomic_write_text
+    from tui.core.durable import atomic_write_text
+    from tui.core.search.filters import docnums_of
 
     state = reading_state()
     with load(args) as library:

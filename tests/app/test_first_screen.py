@@ -8,25 +8,25 @@ from pathlib import Path
 
 import pytest
 
-import tui.core.library
+import tui.core.index.library
 from tests.app.reader_helpers import settle
 from tui.app.screens import reader as reader_screen
 from tui.app.widgets.detail import DetailView
 from tui.app.widgets.paper_list import PaperList
-from tui.core import first_screen
+from tui.core.index import first_screen
 
 
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """Holds the opening of the lists until the test sets the event."""
     opened = threading.Event()
-    real = tui.core.library.open_library
+    real = tui.core.index.library.open_library
 
     def held(*args, **kwargs):
         assert opened.wait(30), "the test never let the lists open"
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tui.core.library, "open_library", held)
+    monkeypatch.setattr(tui.core.index.library, "open_library", held)
     yield opened
     opened.set()  # a failing test must not leave the worker waiting
 

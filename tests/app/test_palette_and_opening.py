@@ -129,7 +129,7 @@ def test_importing_the_app_package_does_not_import_textual() -> None:
 
 
 def test_core_never_imports_the_app() -> None:
-    code = ("import sys, tui.core.search, tui.core.library, tui.core.render; "
+    code = ("import sys, tui.core.search.search, tui.core.index.library, tui.core.render.text; "
             "assert not [m for m in sys.modules if m.startswith(('textual', 'tui.app'))]")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
 
@@ -146,7 +146,7 @@ def test_the_first_frame_leaves_what_it_does_not_show_to_later() -> None:
     # The help, the palette's commands, keymap parsing and list parsing are imported
     # when first needed: every module imported before the first frame delays it.
     code = ("import sys, tui.app.app; later = ('tui.app.screens.help', 'tui.app.commands', "
-            "'tomllib', 'webbrowser', 'tui.core.seeds', 'tui.app.widgets.loading'); "
+            "'tomllib', 'webbrowser', 'tui.core.lists.paragraphs', 'tui.app.widgets.loading'); "
             "early = [m for m in later if m in sys.modules]; assert not early, early")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
 

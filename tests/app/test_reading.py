@@ -15,7 +15,7 @@ from reader_helpers import settle
 from tui.app.app import PaperscopeApp
 from tui.app.screens.note import NoteScreen
 from tui.core.model import Paper
-from tui.core.render import render
+from tui.core.render.text import render
 from tui.core.state import StateStore, default_state_path
 
 SIZE = (120, 40)

@@ -192,7 +192,7 @@ def test_resize_paste_suspend_and_quit_in_a_shell(terminal_env: dict[str, str], 
     bracketed paste; ctrl+z and `fg`; keys typed together in the palette; q. After
     each step the reader is drawn for the size, and at the end the shell has its
     terminal back: its modes, its prompt, no stray escape sequences, echo."""
-    from tui.core.search import search
+    from tui.core.search.search import search
 
     # `paperscope` as installed runs `tui.cli:main`; this one runs the checkout's.
     bin_dir = tmp_path / "bin"

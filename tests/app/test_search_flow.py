@@ -9,7 +9,7 @@ from tui.app.messages import SearchDone
 from tui.app.widgets.detail import DetailView
 from tui.app.widgets.paper_list import PaperList
 from tui.app.widgets.status import MatchBanner
-from tui.core.search import search
+from tui.core.search.search import search
 
 
 def names(papers: PaperList) -> list[str]:
@@ -114,7 +114,7 @@ async def test_misspelling_offers_the_suggestion_and_enter_accepts_it(make_app) 
 
 async def test_a_misspelt_word_is_rescued_once_typing_pauses(make_app, monkeypatch) -> None:
     from tui.app.screens import reader as reader_screen
-    from tui.core import search as core_search
+    from tui.core.search import search as core_search
 
     rescues: list[str] = []
     rescue = core_search._rescue

@@ -54,7 +54,7 @@ def corpus_files() -> list[Path]:
 @pytest.fixture(scope="session")
 def corpus_library(corpus_files: list[Path], tmp_path_factory: pytest.TempPathFactory):
     """The library of ``corpus_files``, indexed once per session."""
-    from tui.core.library import open_library
+    from tui.core.index.library import open_library
 
     library = open_library(corpus_files, str(tmp_path_factory.mktemp("corpus-index")))
     yield library
@@ -64,7 +64,7 @@ def corpus_library(corpus_files: list[Path], tmp_path_factory: pytest.TempPathFa
 @pytest.fixture(scope="session")
 def bundled_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An index root holding the bundled lists' index, built once for the CLI tests."""
-    from tui.core.library import open_library
+    from tui.core.index.library import open_library
 
     root = tmp_path_factory.mktemp("bundled-cli-index")
     open_library(index_dir=str(root)).close()

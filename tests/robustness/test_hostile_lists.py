@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from tests.robustness.cli import Run, assert_contract, assert_refused, run_cli
 from tests.robustness.list_strategies import TITLE, ListFile, list_files, marker, refused_lists
-from tui.core.library import open_library
-from tui.core.search import search
-from tui.core.seeds import SeedError, read_list
+from tui.core.index.library import open_library
+from tui.core.lists.paragraphs import SeedError, read_list
+from tui.core.search.search import search
 
 IN_PROCESS_EXAMPLES, IN_PROCESS_EXAMPLES_LONG = 100, 1500
 CLI_EXAMPLES, CLI_EXAMPLES_LONG = 30, 300

@@ -35,9 +35,9 @@ from tests.robustness.conftest import note_latency
 from tests.robustness.query_generator import (
     CONTROL, KNOWN_FIELDS, OPERATORS, STATE_FILTERS, UNKNOWN_FIELDS, QueryGenerator,
 )
-from tui.core.filters import split_filters
-from tui.core.library import Library
-from tui.core.search import SORTS, SearchResult, search
+from tui.core.index.library import Library
+from tui.core.search.filters import split_filters
+from tui.core.search.search import SORTS, SearchResult, search
 from tui.core.state import StateStore
 
 QUERY_BOUND_S = float(os.environ.get("PAPERSCOPE_QUERY_BOUND_S", "2.0"))

@@ -19,7 +19,7 @@ from tests.conftest import ROOT
 from tests.robustness.cli import CLI_TIMEOUT_S, assert_contract, cli_env, run_cli
 from tests.robustness.conftest import note_latency
 from tests.robustness.query_generator import QueryGenerator
-from tui.core.library import open_library
+from tui.core.index.library import open_library
 
 BATCH, BATCH_LONG = 200, 3000
 BATCH_BOUND_S = 5.0

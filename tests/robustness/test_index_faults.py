@@ -22,8 +22,8 @@ import pytest
 
 from tests.conftest import ROOT, SEEDS
 from tests.robustness.cli import assert_contract, cli_env, index_folders, run_cli
-from tui.core.library import open_library
-from tui.core.search import search
+from tui.core.index.library import open_library
+from tui.core.search.search import search
 
 QUERIES = ("gecko", "ge", "xqzzyw", "diffusion policy", "slam OR unlearning", "",
            "title:framework", "geckos")

@@ -45,7 +45,7 @@ from textual.worker import Worker, WorkerState
 import tui.app
 from tui.app import bindings
 from tui.app.app import PaperscopeApp, create_app
-from tui.core.search import search
+from tui.core.search.search import search
 
 LONG = bool(os.environ.get("PAPERSCOPE_LONG_TESTS"))
 PRESSES = int(os.environ.get("PAPERSCOPE_MONKEY_PRESSES", 20_000 if LONG else 2_000))

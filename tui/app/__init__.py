@@ -23,7 +23,7 @@ os.environ.setdefault("TEXTUAL_FPS", "240")
 def run(seeds: Sequence[str] | None = None, index_dir: str | None = None,
         query: str = "") -> int:
     """Open the reader on `seeds` (None: the bundled lists) with `query` typed; exit code."""
-    from tui.core.listfiles import discover
+    from tui.core.lists.files import discover
 
     if seeds:
         # A path that names no list raises SeedError now, before the screen is taken

@@ -25,12 +25,12 @@ from tui.app.messages import IndexProgress, LibraryFailed, LibraryReady, SearchD
 from tui.app.screens.reader import WIDE_FROM, ReaderScreen, first_screen_guess
 from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
-from tui.core import first_screen
+from tui.core.index import first_screen
 from tui.core.state import StateStore
 if TYPE_CHECKING:
     from textual.command import Provider
 
-    from tui.core.library import Library
+    from tui.core.index.library import Library
 
 
 _COLLECT_CHECK_S = 0.5
@@ -125,8 +125,8 @@ class PaperscopeApp(App[None]):
         """Open the lists and answer the opening query (for a list `width` wide)."""
         # The core and Whoosh are imported here, in the worker, so that the first frame
         # is drawn while they load (start-up time is one of the reader's targets).
-        from tui.core.library import open_library
-        from tui.core.seeds import SeedError
+        from tui.core.index.library import open_library
+        from tui.core.lists.paragraphs import SeedError
 
         settings = self.settings
 

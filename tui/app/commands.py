@@ -2,7 +2,7 @@
 
 Small libraries are matched in full with Textual's fuzzy matcher. In large ones a fuzzy
 pass over every title would take seconds per keystroke, so the one search function
-(`tui.core.search.search`) picks the candidates first and the matcher only ranks and
+(`tui.core.search.search.search`) picks the candidates first and the matcher only ranks and
 highlights them.
 """
 
@@ -20,7 +20,7 @@ from textual.widgets import Button, Input, OptionList
 
 if TYPE_CHECKING:
     from tui.app.app import PaperscopeApp
-    from tui.core.library import Library
+    from tui.core.index.library import Library
 
 FULL_SCAN_PAPERS = 3000
 """Up to this many papers, every title is fuzzy-matched; beyond, search picks candidates."""
@@ -41,7 +41,7 @@ def paper_label(library: Library, docnum: int) -> tuple[str, str]:
 
 def candidates(library: Library, query: str) -> list[Candidate]:
     """The papers worth fuzzy-matching against `query`."""
-    from tui.core.search import search
+    from tui.core.search.search import search
 
     if len(library) <= FULL_SCAN_PAPERS:
         docnums = range(len(library))

@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     from tui.app.settings import ReaderSettings
     from tui.app.widgets.detail import DetailView
     from tui.app.widgets.paper_list import PaperList
-    from tui.core.library import Library
+    from tui.core.index.library import Library
     from tui.core.model import Paper
-    from tui.core.search import SearchResult
+    from tui.core.search.search import SearchResult
     from tui.core.state import StateStore
 
 FILTERS: list[tuple[str, list[str]]] = [
@@ -46,7 +46,7 @@ SORTS: list[tuple[str, str]] = [
 SIMILAR_LIMIT = 50
 """How many similar papers `r` lists."""
 SIMILAR_PREFIX = "similar:"
-"""How `tui.core.search.similar` names its result's query."""
+"""How `tui.core.search.search.similar` names its result's query."""
 
 
 def short_name(paper: Paper, width: int = 40) -> str:
@@ -269,7 +269,7 @@ class ReadingActions:
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def _find_similar(self, library: Library, serial: int, docnum: int) -> None:
-        from tui.core.search import similar
+        from tui.core.search.search import similar
 
         result = similar(library, docnum, SIMILAR_LIMIT)
         if not get_current_worker().is_cancelled:
@@ -291,7 +291,7 @@ class ReadingActions:
         """Copy the selected paper's abstract (as rendered text)."""
         if (paper := self._paper_or_bell()) is None:
             return
-        from tui.core.render import render
+        from tui.core.render.text import render
 
         self.app.copy_to_clipboard(render(paper.raw).text)
         self.app.notify(f"Copied the abstract of {paper.name or paper.title}.", timeout=3)
@@ -307,7 +307,7 @@ class ReadingActions:
         """Open the selected paper's first link; without a browser, show it instead."""
         if (paper := self._paper_or_bell()) is None:
             return
-        from tui.core.render import render
+        from tui.core.render.text import render
 
         links = render(paper.raw).links
         if not links:
@@ -333,7 +333,7 @@ class ReadingActions:
     def _export(self, hits: list, folder: Path) -> None:
         # In a thread: loading every listed paper may take a while with a long list.
         from tui.core.export import export
-        from tui.core.state import atomic_write_text
+        from tui.core.durable import atomic_write_text
 
         try:
             text = export([hit.paper for hit in hits], "md", self.state)

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from tui.app.messages import Snippets
 
 if TYPE_CHECKING:
-    from tui.core.library import Library
-    from tui.core.search import SearchResult
+    from tui.core.index.library import Library
+    from tui.core.search.search import SearchResult
     from tui.core.state import StateStore
 
 
@@ -29,8 +29,8 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
     `rescue=False` skips the suggestion and close matches for a query that finds
     nothing (see `search`).
     """
-    from tui.core.filters import allowed  # loaded with the library, in the worker
-    from tui.core.search import search
+    from tui.core.search.filters import allowed  # loaded with the library, in the worker
+    from tui.core.search.search import search
 
     within = allowed(library, state, list(filters)) if filters else None
     result = search(library, query, limit=limit if query.strip() else None, sort=sort,

@@ -1,9 +1,11 @@
-"""Making writes durable: what the index builder and the reading state both need."""
+"""Making writes durable: what the index builder, the reading state and exports all need."""
 
 from __future__ import annotations
 
 import errno
 import os
+import tempfile
+from contextlib import suppress
 from pathlib import Path
 
 _UNSUPPORTED = (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EACCES)
@@ -26,3 +28,23 @@ def fsync_folder(folder: Path) -> None:
             raise
     finally:
         os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a crash leaves the old file or the new one.
+
+    The temp file sits in the same folder because ``os.replace`` is only atomic within
+    one file system. Raises OSError; the temp file is removed on failure.
+    """
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    fsync_folder(path.parent)

@@ -1,7 +1,7 @@
 """Export papers as Markdown, JSON, BibTeX or CSV text.
 
 Every format carries the same facts: id, list title, file, position, name, title and
-the abstract as plain text (:func:`tui.core.render.render`), plus star, read mark and
+the abstract as plain text (:func:`tui.core.render.text.render`), plus star, read mark and
 note when a :class:`~tui.core.state.StateStore` is given. JSON and CSV keep every
 string exactly; Markdown and BibTeX normalise whitespace the way their readers would
 anyway (see :func:`export_markdown` and :func:`export_bibtex`).
@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tui.core.model import Paper
-from tui.core.render import render
+from tui.core.render.text import render
 
 if TYPE_CHECKING:
     from tui.core.state import StateStore

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import platformdirs
 
-from tui.core.listfiles import discover
+from tui.core.lists.files import discover
 
 APP_NAME = "paperscope"
 INDEX_DIR_ENV = "PAPERSCOPE_INDEX_DIR"
@@ -65,7 +65,7 @@ def lists_and_index_dirs(seeds: Iterable[str | Path] | None,
     """The list files that `seeds` names (the bundled lists when None or empty) and
     the folders to try for their index.
 
-    Raises `listfiles.SeedError` with a one-line message for a path that names no list.
+    Raises `lists.files.SeedError` with a one-line message for a path that names no list.
     """
     seeds = list(seeds or ())
     bundled = not seeds

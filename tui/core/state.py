@@ -36,7 +36,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -46,7 +45,7 @@ from pathlib import Path
 
 import platformdirs
 
-from tui.core.durable import fsync_folder
+from tui.core.durable import atomic_write_text
 from tui.core.locations import APP_NAME
 
 try:  # POSIX; on Windows saves go unlocked (a second process there may lose a race).
@@ -151,26 +150,6 @@ def merge_records(base: Records, changes: Records) -> Records:
             if current is None or register[1] >= current[1]:
                 target[name] = register
     return merged
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash leaves the old file or the new one.
-
-    The temp file sits in the same folder because ``os.replace`` is only atomic within
-    one file system. Raises OSError; the temp file is removed on failure.
-    """
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    fsync_folder(path.parent)
 
 
 @contextmanager

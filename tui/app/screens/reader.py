@@ -36,9 +36,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from tui.app.widgets.loading import LoadingPanel
-    from tui.core.library import Library
+    from tui.core.index.library import Library
     from tui.core.model import Paper
-    from tui.core.search import SearchResult
+    from tui.core.search.search import SearchResult
 
 WIDE_FROM = 100
 """From this many columns, list and detail sit side by side (the app's breakpoint)."""

@@ -62,7 +62,7 @@ def detail_text(paper: Paper, terms: frozenset[str], styles: DetailStyles,
 
 def abstract_text(raw: str, styles: DetailStyles) -> Text:
     """The abstract rendered: math as Unicode; bold, emphasis, code and links styled."""
-    from tui.core.render import render  # loaded by then: the search uses it too
+    from tui.core.render.text import render  # loaded by then: the search uses it too
 
     rendered = render(raw)
     text = Text(rendered.text)
@@ -89,7 +89,7 @@ class _MatchCounter:
         self.count = 0
 
     def mark(self, text: Text) -> Text:
-        from tui.core.highlight import match_spans
+        from tui.core.search.highlight import match_spans
 
         for start, end in match_spans(text.plain, self.terms):
             look = self.styles.current_match if self.count == self.current else self.styles.match

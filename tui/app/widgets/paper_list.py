@@ -29,7 +29,7 @@ from tui.app.widgets.scrolling import LineStyle, set_virtual_size
 
 if TYPE_CHECKING:
     from tui.core.model import Paper
-    from tui.core.search import Hit
+    from tui.core.search.search import Hit
     from tui.core.state import StateStore
 
 _CURSOR_BAR = "▌"

@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.core.freshness import code_digest, stat_key
-from tui.core.listfiles import SeedError
+from tui.core.index.freshness import code_digest, stat_key
+from tui.core.lists.files import SeedError
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper
 
 if TYPE_CHECKING:
-    from tui.core.library import Library
+    from tui.core.index.library import Library
 
 FILE = "first-screen.json"
 ROWS = 200

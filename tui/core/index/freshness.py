@@ -13,9 +13,20 @@ import functools
 import hashlib
 from pathlib import Path
 
-DERIVING_MODULES = ("analysis", "builder", "latex_tables", "render", "schema", "seeds",
-                    "sidefiles")
-"""The core modules whose code decides what the index holds (besides `naming*`)."""
+DERIVING_PACKAGES = ("lists", "naming", "render")
+"""The core packages whose code decides what the index holds, every module of each."""
+DERIVING_MODULES = ("index/aliases", "index/analysis", "index/builder", "index/schema",
+                    "index/sidefiles")
+"""The other core modules that do, as paths below `tui/core` without `.py`."""
+
+
+def deriving_sources() -> list[Path]:
+    """The source files whose code decides what the index holds."""
+    core = Path(__file__).resolve().parent.parent
+    sources = [core / f"{name}.py" for name in DERIVING_MODULES]
+    for package in DERIVING_PACKAGES:
+        sources += sorted((core / package).glob("*.py"))
+    return sources
 
 
 @functools.lru_cache(maxsize=1)
@@ -26,11 +37,8 @@ def code_digest() -> str:
     changes (an upgrade, a fix), indexes built by the old code are stale even though
     the lists are not. Reading these few source files costs well under a millisecond.
     """
-    here = Path(__file__).resolve().parent
     digest = hashlib.blake2b(digest_size=8)
-    sources = [here / f"{name}.py" for name in DERIVING_MODULES]
-    sources += sorted(here.glob("naming*.py"))
-    for source in sources:
+    for source in deriving_sources():
         with contextlib.suppress(OSError):
             digest.update(source.read_bytes())
     return digest.hexdigest()

@@ -11,7 +11,7 @@ introduced anything, a generic term like "LLMs", a textbook method like "Canonic
 Correlation Analysis (CCA)") or as secondary (a further module, dataset or variant
 introduced with "also"/"further" after the main contribution needs repeated use to be
 believed).
-Both functions take the abstract as plain Unicode (``tui.core.render``), never raise,
+Both functions take the abstract as plain Unicode (``tui.core.render.text``), never raise,
 and need no more than the standard library. ``python bench/names.py`` measures them
 against 21k real titles.
 
@@ -31,10 +31,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tui.core.naming_filters import resolved_name
-from tui.core.naming_patterns import find_candidates, intro_objects
-from tui.core.naming_text import split_sentences
-from tui.core.naming_title import build_title
+from tui.core.naming.filters import resolved_name
+from tui.core.naming.patterns import find_candidates, intro_objects
+from tui.core.naming.text import split_sentences
+from tui.core.naming.title import build_title
 
 __all__ = ["derive_name", "derive_title"]
 

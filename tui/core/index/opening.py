@@ -31,8 +31,8 @@ from whoosh.index import Index
 from whoosh.searching import Searcher
 
 from tui.core.durable import fsync_folder
-from tui.core.freshness import code_digest, stat_key
-from tui.core.schema import SCHEMA_VERSION
+from tui.core.index.freshness import code_digest, stat_key
+from tui.core.index.schema import SCHEMA_VERSION
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total) while an index is built."""
@@ -198,7 +198,7 @@ def _remove_stale(root: Path, keep: str) -> None:
 
 def build_into(storage, files: list[Path], progress: Progress | None) -> dict[str, object]:
     """Build (imported here: parsing and rendering cost a search nothing until needed)."""
-    from tui.core.builder import build_into as build
+    from tui.core.index.builder import build_into as build
 
     return build(storage, files, progress)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from whoosh.query import Term
 
 if TYPE_CHECKING:
-    from tui.core.library import Library
+    from tui.core.index.library import Library
     from tui.core.state import StateStore
 
 FILTERS = ("is:starred", "is:unread", "is:read", "has:note")

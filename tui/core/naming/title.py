@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from tui.core.naming_filters import resolved_name
-from tui.core.naming_patterns import find_candidates, intro_objects
-from tui.core.naming_text import cut_phrase, split_sentences
+from tui.core.naming.filters import resolved_name
+from tui.core.naming.patterns import find_candidates, intro_objects
+from tui.core.naming.text import cut_phrase, split_sentences
 
 _TITLE_LIMIT = 100
 _MIN_WORDS = 3  # a proposal phrase shorter than this is a fragment ("by hand")

@@ -10,12 +10,12 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from functools import lru_cache
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from tui.core.listfiles import SeedError, discover  # noqa: F401 - part of this API
+from tui.core.lists.files import SeedError, discover  # noqa: F401 - part of this API
 from tui.core.model import Paper, PaperList
+from tui.core.render.plain import rendered_text
 
 _BLANK_LINES = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n\s*")
 _SPACES = re.compile(r"\s+")
@@ -103,19 +103,9 @@ def parse_list(text: str, path: Path) -> PaperList:
     return PaperList(title=title, file=path.name, path=str(path), papers=papers)
 
 
-@lru_cache(maxsize=4096)
-def rendered_text(raw: str) -> str:
-    """The abstract as plain text, remembered: naming, indexing and the vocabulary all
-    need it while a list is read, and rendering is the costly part of parsing."""
-    # Imported here: finding list files (a search does) must not pay for rendering.
-    from tui.core.render import render
-
-    return render(raw).text
-
-
 def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
     """Derive a Paper's id, name and title from one abstract."""
-    from tui.core.naming import derive_name, derive_title
+    from tui.core.naming.derive import derive_name, derive_title
 
     text = rendered_text(raw)
     name = derive_name(text)

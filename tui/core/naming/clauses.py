@@ -1,7 +1,7 @@
 """Phrasings that name without "we propose": naming words, "our X", openings, passives.
 
 Each function takes one sentence (and where the phrasing was found) and yields
-:class:`~tui.core.naming_phrases.Candidate` records; :mod:`tui.core.naming_patterns`
+:class:`~tui.core.naming.phrases.Candidate` records; :mod:`tui.core.naming.patterns`
 decides when to call them.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from tui.core.naming_phrases import (
+from tui.core.naming.phrases import (
     CLEAR,
     GENERIC_NOUNS,
     LIKELY,
@@ -23,7 +23,7 @@ from tui.core.naming_phrases import (
     quoted_name,
     word_after,
 )
-from tui.core.naming_text import acronym_long_form, is_capitalised, is_strong_name, trim_word
+from tui.core.naming.text import acronym_long_form, is_capitalised, is_strong_name, trim_word
 
 _NOUNS = "|".join(sorted(GENERIC_NOUNS))
 # A naming word in a sentence about others' work names their thing, not the paper's.

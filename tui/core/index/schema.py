@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
-from tui.core.analysis import ANALYSIS_VERSION, PaperAnalyzer, terms
+from tui.core.index.analysis import ANALYSIS_VERSION, PaperAnalyzer, terms
 from tui.core.model import Paper
 
 # Bump when fields or what goes into them change: existing indexes are then rebuilt.
@@ -46,7 +46,7 @@ def document(paper: Paper, text: str) -> dict[str, object]:
     function the query side runs, so both always agree.
     """
     # Imported here: only builds need it, and searching must not pay for the renderer.
-    from tui.core.render import math_aliases
+    from tui.core.index.aliases import math_aliases
 
     return {
         "id": paper.id,

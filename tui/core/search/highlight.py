@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import lru_cache
 
-from tui.core.analysis import iter_words, stem
+from tui.core.index.analysis import iter_words, stem
 
 Spans = list[tuple[int, int]]
 

@@ -1,7 +1,7 @@
 """Reading a name at a given place: a coined word, a run of capitalised words, an acronym.
 
-These are the building blocks of :mod:`tui.core.naming_patterns` and
-:mod:`tui.core.naming_clauses`: each looks at one spot of a sentence (just after "we
+These are the building blocks of :mod:`tui.core.naming.patterns` and
+:mod:`tui.core.naming.clauses`: each looks at one spot of a sentence (just after "we
 propose", "called", "our method,") and says which name, if any, stands there. The
 scores and the :class:`Candidate` record they produce are defined here too.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tui.core.naming_text import (
+from tui.core.naming.text import (
     WORD,
     acronym_long_form,
     is_capitalised,

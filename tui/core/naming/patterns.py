@@ -1,7 +1,7 @@
-"""Where an abstract introduces a name: the phrasings :mod:`tui.core.naming` looks for.
+"""Where an abstract introduces a name: the phrasings :mod:`tui.core.naming.derive` looks for.
 
 :func:`find_candidates` takes one sentence and returns
-:class:`~tui.core.naming_phrases.Candidate` records: a name, how strongly the phrasing
+:class:`~tui.core.naming.phrases.Candidate` records: a name, how strongly the phrasing
 marks it as the paper's own, and where it stands. This module reads the object of an
 introducing verb ("we propose X, a ..."); the other phrasings live in
 ``naming_clauses.py``, the reading of a name at one spot in ``naming_phrases.py``, and
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 
-from tui.core.naming_clauses import (
+from tui.core.naming.clauses import (
     BACKGROUND,
     OWNED,
     PASSIVE,
@@ -25,7 +25,7 @@ from tui.core.naming_clauses import (
     sentence_subject,
     short_form,
 )
-from tui.core.naming_phrases import (
+from tui.core.naming.phrases import (
     CLEAR,
     CONNECTORS,
     LIKELY,
@@ -38,7 +38,7 @@ from tui.core.naming_phrases import (
     name_with_noun,
     word_after,
 )
-from tui.core.naming_text import is_strong_name, trim_word, words_with_spans
+from tui.core.naming.text import is_strong_name, trim_word, words_with_spans
 
 __all__ = ["Candidate", "find_candidates", "intro_objects"]
 

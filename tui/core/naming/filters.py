@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from tui.core.naming_phrases import CONNECTORS, Candidate
-from tui.core.naming_text import is_capitalised
+from tui.core.naming.phrases import CONNECTORS, Candidate
+from tui.core.naming.text import is_capitalised
 
 # Common terms of the field that appear as objects of "we propose" without being coined
 # by the paper ("we propose CNN features ...", "we present MCMC methods ...").

@@ -25,18 +25,18 @@ from typing import TYPE_CHECKING, overload
 
 from whoosh import query as wq
 
-from tui.core.analysis import stem, terms
-from tui.core.filters import allowed, docnums_of, split_filters
-from tui.core.highlight import Spans, match_spans, snippet
-from tui.core.library import Library
+from tui.core.index.analysis import stem, terms
+from tui.core.index.library import Library
+from tui.core.index.schema import FIELD_BOOSTS
+from tui.core.index.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
 from tui.core.model import Paper
-from tui.core.query import (
+from tui.core.render.plain import rendered_text
+from tui.core.search.filters import allowed, docnums_of, split_filters
+from tui.core.search.highlight import Spans, match_spans, snippet
+from tui.core.search.query import (
     ParsedQuery, analyse, last_term, to_whoosh, without_surrogates, words_query,
 )
-from tui.core.schema import FIELD_BOOSTS
-from tui.core.seeds import rendered_text
-from tui.core.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
-from tui.core.spelling import suggest
+from tui.core.search.spelling import suggest
 
 if TYPE_CHECKING:
     from tui.core.state import StateStore

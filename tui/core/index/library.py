@@ -20,15 +20,15 @@ from typing import TypeVar
 from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
-from tui.core.sidefiles import (
+from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
+from tui.core.index.schema import SCORED_FIELDS
+from tui.core.index.scorer import PostingCache, Scorer, norms_for
+from tui.core.index.sidefiles import (
     LENGTHS_FILE, NAME_ORDER_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
     parse_lengths, side_files,
 )
-from tui.core.index import OpenIndex, Progress, changed_files, open_index
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper
-from tui.core.schema import SCORED_FIELDS
-from tui.core.scorer import PostingCache, Scorer, norms_for
 
 T = TypeVar("T")
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from whoosh import qparser, query as wq
 
-from tui.core.analysis import fold, stem, terms
-from tui.core.schema import FIELD_BOOSTS, QUERY_FIELDS
+from tui.core.index.analysis import fold, stem, terms
+from tui.core.index.schema import FIELD_BOOSTS, QUERY_FIELDS
 
 MAX_QUERY_CHARS = 1000
 """Longer input is cut: no one types more, and parsing cost grows with length."""

@@ -30,14 +30,15 @@ from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import Storage
 from whoosh.system import pack_uint
 
-from tui.core.analysis import words
-from tui.core.postings import Postings
-from tui.core.sidefiles import (
+from tui.core.index.analysis import words
+from tui.core.index.postings import Postings
+from tui.core.index.schema import SCORED_FIELDS, document, make_schema
+from tui.core.index.sidefiles import (
     LENGTHS_FILE, NAME_ORDER_FILE, PREFIX_FANOUT, PREFIX_FILE, SHORT_PREFIX, WORDS_FILE,
     name_key,
 )
-from tui.core.schema import SCORED_FIELDS, document, make_schema
-from tui.core.seeds import read_list, rendered_text
+from tui.core.lists.paragraphs import read_list
+from tui.core.render.plain import rendered_text
 
 _PARALLEL_BYTES = 2_000_000
 """Below this much list text, starting worker processes costs more than it saves."""

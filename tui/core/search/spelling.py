@@ -6,11 +6,11 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-from tui.core.analysis import STOP_WORDS, fold, stem
+from tui.core.index.analysis import STOP_WORDS, fold, stem
 
 if TYPE_CHECKING:
-    from tui.core.library import Library
-    from tui.core.query import ParsedQuery
+    from tui.core.index.library import Library
+    from tui.core.search.query import ParsedQuery
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _WORD = re.compile(r"(?<![\w:])([^\W\d_]{4,20})\b(?!:)")
