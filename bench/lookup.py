@@ -122,7 +122,7 @@ def submitted(library: Library) -> Engine:
 
 
 def as_typed(library: Library) -> Engine:
-    return lambda q: [h.docnum for h in search(library, q, limit=READER_LIMIT, prefix=True,
+    return lambda q: [h.docnum for h in search(library, q, limit=READER_LIMIT, typing=True,
                                                rescue=False).hits[:TOP_TYPED]]
 
 

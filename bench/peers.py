@@ -50,6 +50,11 @@ class PlainBM25:
 
     def search(self, query: str, limit: int = 10) -> list[int]:
         """Documents best first; ties go to the lower document number."""
+        scores = self.scores(query)
+        return [d for d, _ in heapq.nsmallest(limit, scores.items(), key=lambda x: (-x[1], x[0]))]
+
+    def scores(self, query: str) -> dict[int, float]:
+        """Every matching document's BM25 score for `query`."""
         scores: dict[int, float] = defaultdict(float)
         k1, b, avgdl, lengths = self.k1, self.b, self.avgdl or 1.0, self.lengths
         for term in dict.fromkeys(tokens(query)):
@@ -57,7 +62,7 @@ class PlainBM25:
             for doc, tf in self.postings.get(term, ()):
                 norm = k1 * (1 - b + b * lengths[doc] / avgdl)
                 scores[doc] += idf * tf * (k1 + 1) / (tf + norm)
-        return [d for d, _ in heapq.nsmallest(limit, scores.items(), key=lambda x: (-x[1], x[0]))]
+        return dict(scores)
 
 
 class Fts5:

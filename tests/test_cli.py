@@ -196,3 +196,14 @@ def test_the_reader_on_missing_lists_says_so_without_drawing(tmp_path: Path) -> 
         proc = run("--seeds", str(seeds), index_dir=str(tmp_path / "index"))
         assert_clean_error(proc, str(seeds))
         assert proc.stdout == "", "the screen was taken over before the error"
+
+
+def test_as_typed_searches_as_the_reader_does(index_dir: str) -> None:
+    typed = run("search", "--as-typed", "diffu", "--json", index_dir=index_dir)
+    assert typed.returncode == 0, typed.stderr
+    doc = json.loads(typed.stdout)
+    assert doc["hits"] and not doc["fuzzy"] and doc["suggestion"] is None
+    assert all("iffus" in h["text"] for h in doc["hits"])
+    # Submitted, the same letters are a word no paper has: only a correction finds papers.
+    submitted = json.loads(run("search", "diffu", "--json", index_dir=index_dir).stdout)
+    assert submitted["fuzzy"]

@@ -49,11 +49,19 @@ def test_ell_p_variants_find_the_same_paper(bundled_library, query: str) -> None
     assert any("$\\ell_p$" in h.paper.raw for h in result.hits)
 
 
-def test_last_word_is_a_prefix(bundled_library) -> None:
-    assert any("iffusion" in h.paper.raw for h in search(bundled_library, "diffu").hits)
+def test_last_word_is_a_prefix_while_typing(bundled_library) -> None:
+    typed = search(bundled_library, "diffu", typing=True, rescue=False)
+    assert any("iffusion" in h.paper.raw for h in typed.hits)
     # Partly typed past the stem (`diffusio` → stem `diffus`) still finds it.
-    assert search(bundled_library, "diffusio").hits
-    assert first(bundled_library, "butterworth fus") == "ABFNet"
+    assert search(bundled_library, "diffusio", typing=True, rescue=False).hits
+    assert search(bundled_library, "butterworth fus", typing=True).hits[0].paper.name == "ABFNet"
+
+
+def test_a_submitted_query_means_its_words(bundled_library) -> None:
+    # Submitted, `diffu` is a word no paper has: only the rescue (a correction) finds
+    # papers, and says so.
+    assert not search(bundled_library, "diffu", rescue=False).hits
+    assert search(bundled_library, "diffu").fuzzy
 
 
 def test_all_words_rank_before_any_word(bundled_library) -> None:

@@ -62,6 +62,9 @@ def build_subparsers() -> dict[str, _Parser]:
     p.add_argument("query", nargs="+", metavar="QUERY")
     p.add_argument("--limit", type=_positive, default=10, metavar="N",
                    help="how many hits to show (default 10)")
+    p.add_argument("--as-typed", action="store_true",
+                   help="search as the reader does while the query is typed: the last "
+                        "word is also a prefix")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print one JSON document")
     fmt.add_argument("--jsonl", action="store_true", help="print one JSON line per hit")

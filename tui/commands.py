@@ -65,25 +65,27 @@ def reading_state() -> StateStore:
     return state
 
 
-def searcher(library: Library, limit: int) -> Callable[[str], SearchResult]:
+def searcher(library: Library, limit: int, typing: bool = False) -> Callable[[str], SearchResult]:
     """The one search as the command line runs it: with the reader's reading state.
 
     `is:starred`, `has:note` and the like are answered from the state the reader keeps,
     read once, when a query first names such a filter: others do not pay for it.
+    `typing` searches as the reader does while a query is typed (`--as-typed`).
     """
     state: list[StateStore] = []
 
     def run(query: str) -> SearchResult:
         if not state and split_filters(query)[1]:
             state.append(reading_state())
-        return search(library, query, limit=limit, state=state[0] if state else None)
+        return search(library, query, limit=limit, state=state[0] if state else None,
+                      typing=typing)
 
     return run
 
 
 def cmd_search(args: argparse.Namespace) -> int:
     with load(args) as library:
-        find = searcher(library, args.limit)
+        find = searcher(library, args.limit, args.as_typed)
         if args.query == ["-"]:
             found = False
             # Bytes, decoded leniently: one undecodable line must not fail the batch.

@@ -140,7 +140,7 @@ def run_bulk(library: Library, count: int, seed: int, label: str, folder: Path,
         for n in range(count):
             query = generator.draw()
             limit, sort = LIMITS[n % len(LIMITS)], SORTS[n % len(SORTS)]
-            options = dict(limit=limit, sort=sort, prefix=n % 5 != 0,
+            options = dict(limit=limit, sort=sort, typing=n % 5 != 0,
                            state=state if n % 2 else None)
             watchdog.current = (time.monotonic(), query)
             started = time.perf_counter()
@@ -234,11 +234,11 @@ QUERIES = st.lists(PIECES, max_size=20).flatmap(
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(query=QUERIES, limit=st.sampled_from(LIMITS), sort=st.sampled_from(SORTS),
-       prefix=st.booleans())
+       typing=st.booleans())
 def test_any_query_on_the_larger_index(corpus_library, query: str, limit: int | None, sort: str,
-                                       prefix: bool) -> None:
+                                       typing: bool) -> None:
     started = time.perf_counter()
-    result = search(corpus_library, query, limit=limit, sort=sort, prefix=prefix)
+    result = search(corpus_library, query, limit=limit, sort=sort, typing=typing)
     elapsed = time.perf_counter() - started
     note_latency("hypothesis/corpus", elapsed, query)
     check_result(corpus_library, query, result, limit, sort, None)

@@ -46,7 +46,7 @@ def candidates(library: Library, query: str) -> list[Candidate]:
     if len(library) <= FULL_SCAN_PAPERS:
         docnums = range(len(library))
     else:
-        docnums = [hit.docnum for hit in search(library, query, limit=_CANDIDATES).hits]
+        docnums = [hit.docnum for hit in search(library, query, limit=_CANDIDATES, typing=True).hits]
     return [(d, *paper_label(library, d)) for d in docnums]
 
 

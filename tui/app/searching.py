@@ -33,8 +33,9 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
     from tui.core.search.search import search
 
     within = allowed(library, state, list(filters)) if filters else None
+    # The reader searches as the query is typed: its last word is also a prefix.
     result = search(library, query, limit=limit if query.strip() else None, sort=sort,
-                    within=within, state=state, rescue=rescue)
+                    within=within, state=state, rescue=rescue, typing=True)
     snippets: Snippets = {}
     for hit in result.hits[:rows]:
         if cancelled():

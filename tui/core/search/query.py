@@ -10,6 +10,7 @@ fails the query degrades to its plain words.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from whoosh import qparser, query as wq
@@ -84,11 +85,13 @@ def analyse(raw: str, prefix: bool = True) -> ParsedQuery:
     return ParsedQuery(text, structured, last, tuple(fold(w) for w in plain[:MAX_WORDS]))
 
 
-def make_parser(schema, group_and: bool = True) -> qparser.QueryParser:
-    """A multi-field parser over name, title, text and math aliases, with boosts."""
+def make_parser(schema, group_and: bool = True,
+                fields: Mapping[str, float] = FIELD_BOOSTS) -> qparser.QueryParser:
+    """A multi-field parser over `fields` (by default name, title, text and math
+    aliases), with their boosts."""
     group = qparser.AndGroup if group_and else qparser.OrGroup
     parser = qparser.MultifieldParser(
-        list(FIELD_BOOSTS), schema, fieldboosts=FIELD_BOOSTS, group=group
+        list(fields), schema, fieldboosts=dict(fields), group=group
     )
     # Ranges, boosts and `*:*` are not part of the language and only invite surprises.
     for plugin in (qparser.RangePlugin, qparser.BoostPlugin, qparser.EveryPlugin):
@@ -99,23 +102,26 @@ def make_parser(schema, group_and: bool = True) -> qparser.QueryParser:
     return parser
 
 
-def to_whoosh(parsed: ParsedQuery, schema, group_and: bool = True) -> wq.Query:
-    """Parse into a Whoosh query; any parser failure degrades to the plain words."""
+def to_whoosh(parsed: ParsedQuery, schema, group_and: bool = True,
+              fields: Mapping[str, float] = FIELD_BOOSTS) -> wq.Query:
+    """Parse into a Whoosh query over `fields`; any parser failure degrades to the
+    plain words."""
     try:
-        q = make_parser(schema, group_and).parse(parsed.text)
+        q = make_parser(schema, group_and, fields).parse(parsed.text)
     except Exception:  # noqa: BLE001 - whatever the parser trips on, search the words
         q = None
     if q is None or q is wq.NullQuery:
-        q = words_query(parsed.words, group_and)
+        q = words_query(parsed.words, group_and, fields)
     return q
 
 
-def words_query(words: tuple[str, ...], group_and: bool = True) -> wq.Query:
-    """A query for plain words over every default field."""
+def words_query(words: tuple[str, ...], group_and: bool = True,
+                fields: Mapping[str, float] = FIELD_BOOSTS) -> wq.Query:
+    """A query for plain words over `fields` (every default field unless told)."""
     clauses = []
     for word in words:
         for term in terms(word):
-            clauses.append(wq.Or([wq.Term(f, term, boost=b) for f, b in FIELD_BOOSTS.items()]))
+            clauses.append(wq.Or([wq.Term(f, term, boost=b) for f, b in fields.items()]))
     if not clauses:
         return wq.NullQuery
     return wq.And(clauses) if group_and else wq.Or(clauses)

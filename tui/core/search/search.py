@@ -3,12 +3,14 @@
 A query goes in; ranked hits come out with scores, matched terms and snippets.
 
 1. An empty query lists every paper in list order.
-2. Words are all required first (BM25 over name, title, text, with boosts). When that
-   finds too few papers and the user wrote no operators, the any-word BM25 ranking
-   fills in after them, so long natural-language queries still rank well.
-3. The last word is also a prefix. Expansions come from a table built with the index
-   for 1–3 letters and from the term dictionary beyond that, capped to the most
-   frequent terms: an unbounded `t*` costs over a second in Whoosh.
+2. Words are all required first (BM25 with boosts, over the fields the query's kind
+   calls for: see `policy`). When that finds too few papers and the user wrote no
+   operators, the any-word BM25 ranking fills in after them, so long natural-language
+   queries still rank well. A question is also expanded by pseudo-relevance feedback.
+3. While the query is being typed (`typing=True`, the reader), the last word is also a
+   prefix. Expansions come from a table built with the index for 1–3 letters and from
+   the term dictionary beyond that, capped to the most frequent terms: an unbounded
+   `t*` costs over a second in Whoosh.
 4. With nothing found, a spelling correction that finds papers is offered and its
    results shown; failing that, a fuzzy match.
 """
@@ -36,18 +38,13 @@ from tui.core.search.highlight import Spans, match_spans, snippet
 from tui.core.search.query import (
     ParsedQuery, analyse, last_term, to_whoosh, without_surrogates, words_query,
 )
+from tui.core.search.policy import FEEDBACK_DOCS, FEEDBACK_SHARE, FEEDBACK_TERMS, policy_for
 from tui.core.search.spelling import suggest
 
 if TYPE_CHECKING:
     from tui.core.state import StateStore
 
 FALLBACK_BELOW = 10
-FEEDBACK_MIN_WORDS = 5
-"""Queries with this many distinct words are questions, not lookups: they get
-pseudo-relevance feedback. Short typed queries are left exactly as typed."""
-FEEDBACK_DOCS = 10
-FEEDBACK_TERMS = 20
-FEEDBACK_WEIGHT = 0.8
 """Fewer all-words hits than this (or than the limit) brings in any-word ranking."""
 NAMES_ONLY_PREFIX = 2
 """A last word this short expands in names and titles only: one or two letters are
@@ -175,12 +172,14 @@ class SearchResult:
     notices: list[str] = field(default_factory=list)
 
 
-def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool = True,
+def search(library: Library, query: str, limit: int | None = 20, *, typing: bool = False,
            sort: str = "relevance", within: Collection[int] | None = None,
            state: StateStore | None = None, rescue: bool = True) -> SearchResult:
     """Search `library` for `query`; see the module docstring for the semantics.
 
-    `limit=None` returns every match. `within` restricts results to those docnums.
+    `limit=None` returns every match. `typing=True` searches as the reader does while
+    the query is being typed: its last word is also a prefix. `within` restricts
+    results to those docnums.
     `state` answers the reading-state filters `is:starred`, `is:unread`, `is:read` and
     `has:note` in the query. `sort` is one of SORTS. `rescue=False` leaves a query that
     finds nothing without its spelling suggestion and close matches, which can take a
@@ -196,7 +195,7 @@ def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool
         chosen = allowed(library, state, names)
         if chosen is not None:
             narrowed = chosen if within is None else chosen & set(within)
-        return _search(library, text, limit, prefix, narrowed, sort, rescue)
+        return _search(library, text, limit, typing, narrowed, sort, rescue)
 
     # Files damaged under the library: it reopens (or rebuilds) the index and runs again.
     result = library.guarded(run)
@@ -206,20 +205,22 @@ def search(library: Library, query: str, limit: int | None = 20, *, prefix: bool
     return result
 
 
-def _search(library: Library, query: str, limit: int | None, prefix: bool,
+def _search(library: Library, query: str, limit: int | None, typing: bool,
             within: Collection[int] | None, sort: str, rescue: bool = True) -> SearchResult:
     """`rescue=False` leaves a query that finds nothing without a correction or fuzzy
     match: the rescue itself searches its corrected query that way, one level only."""
-    parsed = analyse(query, prefix)
+    parsed = analyse(query, typing)
     if not parsed.words:
         return _everything(library, query, limit, within, sort)
     schema = library.schema
-    strict = _expand(library, to_whoosh(parsed, schema, group_and=True), parsed)
+    policy = policy_for(query, parsed.words, typing, parsed.structured)
+    fields = policy.fields
+    strict = _expand(library, to_whoosh(parsed, schema, True, fields), parsed)
     want = limit if sort == "relevance" else None
     docs, total = _run(library, strict, want, within)
     if not parsed.structured and len(parsed.words) > 1 and total < min(limit or FALLBACK_BELOW,
                                                                       FALLBACK_BELOW):
-        loose = _expand(library, _keep_exclusions(to_whoosh(parsed, schema, group_and=False)),
+        loose = _expand(library, _keep_exclusions(to_whoosh(parsed, schema, False, fields)),
                         parsed)
         more, total = _run(library, loose, want, within)
         known = {d for d, _ in docs}
@@ -233,8 +234,8 @@ def _search(library: Library, query: str, limit: int | None, prefix: bool,
         else:
             result.rescued = False
         return result
-    if not parsed.structured and len(set(parsed.words)) >= FEEDBACK_MIN_WORDS:
-        loose = _keep_exclusions(to_whoosh(parsed, schema, group_and=False))
+    if policy.feedback:
+        loose = _keep_exclusions(to_whoosh(parsed, schema, False, fields))
         docs, total = _run(library, _with_feedback(library, loose, docs), want, within)
         result.total = total
     result.hits = _sorted(library, [Hit(library, d, s, result_terms) for d, s in docs],
@@ -245,21 +246,22 @@ def _search(library: Library, query: str, limit: int | None, prefix: bool,
 def _with_feedback(library: Library, q: wq.Query, ranked: list[tuple[int, float]]) -> wq.Query:
     """Pseudo-relevance feedback: `q` plus the key terms of its best results.
 
-    A long question names its topic in words the papers may not use; the papers it
-    ranks first are mostly on topic and say what those words are. Whoosh picks their
-    most distinctive terms (its Bo1 model, as in more-like-this); they are added with
-    weights scaled to at most FEEDBACK_WEIGHT of an original word.
+    A question names its topic in words the papers may not use; the papers it ranks
+    first are mostly on topic and say what those words are. Whoosh picks their most
+    distinctive terms (its Bo1 model, as in more-like-this). Their weights, in
+    proportion to Bo1's, add up to FEEDBACK_SHARE of the weight of the question's own
+    words, so the question keeps the larger say however many terms are added.
     """
     top = [library.paper(d) for d, _ in ranked[:FEEDBACK_DOCS]]
     source = " ".join(rendered_text(p.raw) for p in top)
     with library._lock:
         key_terms = library.searcher.key_terms_from_text("text", source, numterms=FEEDBACK_TERMS)
-    if not key_terms:
+    total = sum(weight for _, weight in key_terms)
+    if not key_terms or total <= 0:
         return q
-    heaviest = max(weight for _, weight in key_terms) or 1.0
-    expansion = [wq.Term("text", term, boost=FEEDBACK_WEIGHT * weight / heaviest)
-                 for term, weight in key_terms]
-    return wq.Or([q, *expansion])
+    own = len({text for field, text in q.iter_all_terms() if field == "text"}) or 1
+    scale = FEEDBACK_SHARE * own / total
+    return wq.Or([q, *(wq.Term("text", term, boost=scale * weight) for term, weight in key_terms)])
 
 
 def _keep_exclusions(q: wq.Query) -> wq.Query:
