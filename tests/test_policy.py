@@ -5,17 +5,18 @@ from __future__ import annotations
 import pytest
 from whoosh import query as wq
 
-from tui.core.index.schema import FIELD_BOOSTS
+from tui.core.index.schema import FIELD_BOOSTS, make_schema
 from tui.core.search.policy import (
-    DESCRIPTION_FIELDS, DESCRIPTION_MIN_WORDS, FEEDBACK_SHARE, is_question, policy_for,
+    DESCRIPTION_FIELDS, DESCRIPTION_MIN_WORDS, FEEDBACK_SHARE, is_question,
 )
-from tui.core.search.query import analyse
+from tui.core.search.query import compile_query
 from tui.core.search.search import _with_feedback, search
+
+SCHEMA = make_schema()
 
 
 def policy(raw: str, typing: bool = False):
-    parsed = analyse(raw, typing)
-    return policy_for(raw, parsed.words, typing, parsed.structured)
+    return compile_query(raw, SCHEMA, typing).policy
 
 
 @pytest.mark.parametrize("raw", [
@@ -68,10 +69,9 @@ def test_the_prefix_belongs_to_typing() -> None:
 
 def test_feedback_keeps_the_question_in_charge(bundled_library) -> None:
     question = "how do robots map their surroundings with lidar and cameras?"
-    parsed = analyse(question, False)
-    from tui.core.search.query import to_whoosh
-
-    base = to_whoosh(parsed, bundled_library.schema, False, DESCRIPTION_FIELDS)
+    compiled = compile_query(question, bundled_library.schema)
+    assert dict(compiled.policy.fields) == dict(DESCRIPTION_FIELDS)
+    base = compiled.loose
     ranked = [(h.docnum, h.score) for h in search(bundled_library, question, limit=10).hits]
     assert ranked
     expanded = _with_feedback(bundled_library, base, ranked)

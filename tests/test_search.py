@@ -198,7 +198,7 @@ def test_other_lists_are_searchable(tmp_path: Path) -> None:
 
 def test_an_empty_query_lists_papers_without_making_every_hit(bundled_library) -> None:
     library = bundled_library
-    from tui.core.search.search import ListedHits
+    from tui.core.search.hits import ListedHits
 
     result = search(library, "", limit=None)
     hits = result.hits

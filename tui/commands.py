@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from tui.core.index.library import Library, open_library
 from tui.core.lists.paragraphs import SeedError
 from tui.core.search.filters import split_filters
-from tui.core.search.search import SearchResult, search, similar
+from tui.core.search.hits import SearchResult
+from tui.core.search.search import search, similar
 from tui.output import (
     format_list_line, format_paper, hit_json, paper_json, print_result, result_json,
     use_colour, width,
@@ -171,14 +172,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     # Imported here: a quick search should not pay for the exporters.
     from tui.core.export import export
     from tui.core.durable import atomic_write_text
-    from tui.core.search.filters import docnums_of
 
     state = reading_state()
     with load(args) as library:
         if args.query is not None:
             papers = [h.paper for h in search(library, args.query, limit=None, state=state).hits]
         elif args.starred:
-            chosen = docnums_of(library, state.starred_ids())
+            chosen = library.docnums_of(state.starred_ids())
             papers = library.papers(sorted(chosen))
         else:
             papers = library.papers()

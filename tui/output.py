@@ -16,7 +16,7 @@ from typing import TextIO
 from tui.core.model import Paper
 from tui.core.render.text import render
 from tui.core.search.highlight import Spans, match_spans
-from tui.core.search.search import Hit, SearchResult
+from tui.core.search.hits import Hit, SearchResult
 
 _BOLD, _DIM, _MATCH, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[1;33m", "\x1b[0m"
 _SNIPPET_CHARS = 240

@@ -16,7 +16,7 @@ from tui.app.widgets.paper_list import PaperList
 from tui.app.widgets.paper_row import RowStyles, label_line, row_label
 from tui.app.widgets.status import banner_text, status_text
 from tui.core.model import Paper
-from tui.core.search.search import SearchResult
+from tui.core.search.hits import SearchResult
 
 
 def _paper(n: int, name: str = "", title: str = "") -> Paper:

@@ -37,7 +37,8 @@ from tests.robustness.query_generator import (
 )
 from tui.core.index.library import Library
 from tui.core.search.filters import split_filters
-from tui.core.search.search import SORTS, SearchResult, search
+from tui.core.search.hits import SearchResult
+from tui.core.search.search import SORTS, search
 from tui.core.state import StateStore
 
 QUERY_BOUND_S = float(os.environ.get("PAPERSCOPE_QUERY_BOUND_S", "2.0"))

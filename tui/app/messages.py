@@ -14,7 +14,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:  # the core (and Whoosh) load in the worker, not before the first frame
     from tui.core.index.library import Library
-    from tui.core.search.search import Hit, SearchResult
+    from tui.core.search.hits import Hit, SearchResult
 
 Snippets = dict[int, tuple[str, list[tuple[int, int]]]]
 """docnum → (excerpt, match spans), prepared off the UI thread for the first rows."""

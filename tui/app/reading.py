@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from tui.app.widgets.paper_list import PaperList
     from tui.core.index.library import Library
     from tui.core.model import Paper
-    from tui.core.search.search import SearchResult
+    from tui.core.search.hits import SearchResult
     from tui.core.state import StateStore
 
 FILTERS: list[tuple[str, list[str]]] = [

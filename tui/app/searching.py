@@ -10,7 +10,7 @@ from tui.app.messages import Snippets
 
 if TYPE_CHECKING:
     from tui.core.index.library import Library
-    from tui.core.search.search import SearchResult
+    from tui.core.search.hits import SearchResult
     from tui.core.state import StateStore
 
 
@@ -29,13 +29,11 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
     `rescue=False` skips the suggestion and close matches for a query that finds
     nothing (see `search`).
     """
-    from tui.core.search.filters import allowed  # loaded with the library, in the worker
-    from tui.core.search.search import search
+    from tui.core.search.search import search  # loaded with the library, in the worker
 
-    within = allowed(library, state, list(filters)) if filters else None
     # The reader searches as the query is typed: its last word is also a prefix.
     result = search(library, query, limit=limit if query.strip() else None, sort=sort,
-                    within=within, state=state, rescue=rescue, typing=True)
+                    state=state, filters=filters, rescue=rescue, typing=True)
     snippets: Snippets = {}
     for hit in result.hits[:rows]:
         if cancelled():

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from tui.app.widgets.loading import LoadingPanel
     from tui.core.index.library import Library
     from tui.core.model import Paper
-    from tui.core.search.search import SearchResult
+    from tui.core.search.hits import SearchResult
 
 WIDE_FROM = 100
 """From this many columns, list and detail sit side by side (the app's breakpoint)."""

@@ -29,7 +29,7 @@ from tui.app.widgets.scrolling import LineStyle, set_virtual_size
 
 if TYPE_CHECKING:
     from tui.core.model import Paper
-    from tui.core.search.search import Hit
+    from tui.core.search.hits import Hit
     from tui.core.state import StateStore
 
 _CURSOR_BAR = "▌"
@@ -40,7 +40,7 @@ _STRIP_CACHE_ROWS = 400
 def index_of(hits: Sequence[Hit], docnum: int) -> int | None:
     """The position of paper `docnum` among `hits`, or None when it is not there.
 
-    An empty query's hits (`search.ListedHits`) answer without making every hit.
+    An empty query's hits (`hits.ListedHits`) answer without making every hit.
     """
     find = getattr(hits, "index_of", None)
     if find is not None:

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 if TYPE_CHECKING:
     from tui.core.model import Paper
-    from tui.core.search.search import SearchResult
+    from tui.core.search.hits import SearchResult
 
 
 def status_text(result: SearchResult | None, papers: int, current: Paper | None,

@@ -12,11 +12,13 @@ import contextlib
 import os
 import threading
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
+from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
+from whoosh import query as wq
 from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
@@ -220,6 +222,54 @@ class Library:
         docnum = self.docnum_of(paper_id)
         return None if docnum is None else self.paper(docnum)
 
+    # Reads for the search. Each takes the library's lock itself: the searcher is not safe
+    # to use from two threads at once, and a reopen replaces it.
+
+    def evaluate(self, q: wq.Query) -> dict[int, float]:
+        """The BM25 score of every paper `q` matches (see `scorer`)."""
+        with self._lock:
+            return self.scorer.evaluate(q)
+
+    def doc_frequency(self, fieldname: str, term: str) -> int:
+        """How many papers hold the index term `term` in `fieldname`."""
+        with self._lock:
+            return self.searcher.reader().doc_frequency(fieldname, term)
+
+    def terms_starting(self, fieldname: str, prefix: str, scan: int) -> list[tuple[str, int]]:
+        """The first `scan` index terms of `fieldname` (in term order) that start with
+        `prefix`, each with the number of papers that hold it."""
+        with self._lock:
+            found = islice(self.searcher.reader().iter_prefix(fieldname, prefix), scan)
+            return [(_text(term), info.doc_frequency()) for term, info in found]
+
+    def terms_matching(self, pattern: wq.Wildcard, scan: int) -> list[tuple[str, int]]:
+        """The first `scan` index terms (in term order) that the wildcard `pattern`
+        matches, each with the number of papers that hold it."""
+        with self._lock:
+            reader = self.searcher.reader()
+            found = [_text(term) for term in islice(pattern._btexts(reader), scan)]
+            return [(term, reader.doc_frequency(pattern.fieldname, term)) for term in found]
+
+    def existing_terms(self, q: wq.Query) -> frozenset[str]:
+        """The index terms `q` stands for, its fuzzy and prefix terms expanded."""
+        with self._lock:
+            found = q.existing_terms(self.searcher.reader(), expand=True)
+        return frozenset(_text(term) for _, term in found)
+
+    def key_terms(self, text: str, count: int) -> list[tuple[str, float]]:
+        """The `count` terms of `text` most distinctive among the abstracts, with their
+        weights (Whoosh's Bo1 model, as in more-like-this)."""
+        with self._lock:
+            return self.searcher.key_terms_from_text("text", text, numterms=count)
+
+    def docnums_of(self, ids: Iterable[str]) -> set[int]:
+        """Every docnum holding one of these paper ids (a paper may be in several lists)."""
+        out: set[int] = set()
+        with self._lock:
+            for paper_id in ids:
+                out.update(Term("id", paper_id).docs(self.searcher))
+        return out
+
     @cached_property
     def prefix_table(self) -> dict[str, list[str]]:
         """Short prefix → its most frequent indexed terms (built with the index)."""
@@ -296,6 +346,11 @@ class Library:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _text(term: str | bytes) -> str:
+    """An index term as text: Whoosh's readers give bytes."""
+    return term.decode("utf-8") if isinstance(term, bytes) else term
 
 
 def open_library(seeds: Sequence[str | Path] | None = None, index_dir: str | None = None,

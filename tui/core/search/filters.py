@@ -7,10 +7,7 @@ docnums they allow, and combine with words and `list:` like any other restrictio
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
-
-from whoosh.query import Term
 
 if TYPE_CHECKING:
     from tui.core.index.library import Library
@@ -26,15 +23,6 @@ def split_filters(query: str) -> tuple[str, list[str]]:
     return _FILTER.sub(" ", query), found
 
 
-def docnums_of(library: "Library", ids: Iterable[str]) -> set[int]:
-    """Every docnum holding one of these paper ids (a paper may be in several lists)."""
-    out: set[int] = set()
-    with library._lock:
-        for paper_id in ids:
-            out.update(Term("id", paper_id).docs(library.searcher))
-    return out
-
-
 def allowed(library: "Library", state: "StateStore | None", names: list[str]) -> set[int] | None:
     """The docnums the filters allow (None: no restriction)."""
     if not names:
@@ -45,11 +33,11 @@ def allowed(library: "Library", state: "StateStore | None", names: list[str]) ->
         if state is None:
             chosen: set[int] = set()
         elif name == "is:starred":
-            chosen = docnums_of(library, state.starred_ids())
+            chosen = library.docnums_of(state.starred_ids())
         elif name == "has:note":
-            chosen = docnums_of(library, state.noted_ids())
+            chosen = library.docnums_of(state.noted_ids())
         else:
-            read = docnums_of(library, state.read_ids())
+            read = library.docnums_of(state.read_ids())
             chosen = read if name == "is:read" else everything - read
         result = result & chosen
     return result

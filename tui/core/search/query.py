@@ -10,13 +10,18 @@ fails the query degrades to its plain words.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from whoosh import qparser, query as wq
+from whoosh.fields import Schema
 
 from tui.core.index.analysis import fold, stem, terms
 from tui.core.index.schema import FIELD_BOOSTS, QUERY_FIELDS
+from tui.core.search.filters import split_filters
+from tui.core.search.policy import Policy, policy_for
 
 MAX_QUERY_CHARS = 1000
 """Longer input is cut: no one types more, and parsing cost grows with length."""
@@ -31,25 +36,93 @@ _PLAIN_WORD = re.compile(r"(?:^|[\s(])([^\W_][\w]*)$")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _QUESTION = re.compile(r"(?<!\w)\?|\?(?!\w)")
 _ALLOWED_FIELDS = frozenset(QUERY_FIELDS) | {"id"}
+_HIGHLIGHT_FIELDS = frozenset({"name", "title", "text", "alias", "list"})
 
 
-@dataclass(frozen=True)
-class ParsedQuery:
-    """A cleaned query string and what the search needs to know about it."""
+@dataclass(frozen=True, eq=False)
+class CompiledQuery:
+    """A query as typed, compiled once: its cleaned text, its words, its filters, and its
+    all-words (`strict`) and any-word (`loose`) Whoosh forms, each parsed when first used.
 
+    Everything here depends on the query and the schema only; what depends on the index
+    (prefix expansion, scores) is the search's.
+    """
+
+    typed: str
+    """The query as typed, with lone surrogates replaced (see `without_surrogates`)."""
     text: str
-    """The cleaned query string given to the parser."""
+    """The cleaned query string given to the parser, without its reading-state filters."""
+    filters: tuple[str, ...]
+    """The reading-state filters it named (`is:starred`...), lower case, in order."""
     structured: bool
     """True when the user wrote AND or OR: their logic is kept, with no any-word fallback."""
     last_word: str
-    """The folded last word when the query ends inside a plain word, else ""."""
+    """The folded last word when the query ends inside a plain word (and a prefix was
+    asked for), else ""."""
     words: tuple[str, ...]
     """The plain words of the query, folded, in order."""
+    policy: Policy
+    """How it is searched: the fields its kind calls for, prefix, feedback (`policy`)."""
+    schema: Schema = field(repr=False)
+
+    @cached_property
+    def strict(self) -> wq.Query:
+        """Every word required (the user's own operators kept)."""
+        return self._parse(group_and=True)
+
+    @cached_property
+    def loose(self) -> wq.Query:
+        """Any word will do; `NOT x` still excludes."""
+        return keep_exclusions(self._parse(group_and=False))
+
+    @property
+    def last_term(self) -> str:
+        """The index term of the last typed word ("" when there is none)."""
+        return stem(self.last_word) if self.last_word else ""
+
+    @cached_property
+    def repeats(self) -> Counter[str]:
+        """How often each index term of the words is asked for (Whoosh's parser keeps
+        a repeated word once)."""
+        return Counter(terms(" ".join(self.words)))
+
+    def _parse(self, group_and: bool) -> wq.Query:
+        """Parse over the policy's fields with a parser of its own; any parser failure
+        degrades to the words."""
+        fields = self.policy.fields
+        try:
+            q = make_parser(self.schema, group_and, fields).parse(self.text)
+        except Exception:  # noqa: BLE001 - whatever the parser trips on, search the words
+            q = None
+        if q is None or q is wq.NullQuery:
+            q = words_query(self.words, group_and, fields)
+        return q
+
+
+def compile_query(query: str, schema: Schema, typing: bool = False) -> CompiledQuery:
+    """Clean `query`, take out its filters, note its structure, words and last word, and
+    choose how it is searched (`policy.policy_for`).
+
+    `typing=True`: the query is being typed, so its last word is also a prefix.
+    """
+    typed = without_surrogates(query)
+    rest, filters = split_filters(typed)
+    text = clean(rest)
+    structured = bool(re.search(r"\b(?:AND|OR)\b", text))
+    match = _PLAIN_WORD.search(rest[:MAX_QUERY_CHARS]) if typing else None
+    last = fold(match.group(1)) if match else ""
+    plain = [w for w in re.findall(r"\w+", re.sub(r"\b\w+:", " ", text)) if w not in _OPERATORS]
+    words = tuple(fold(w) for w in plain[:MAX_WORDS])
+    return CompiledQuery(typed, text, tuple(filters), structured, last, words,
+                         policy_for(rest, words, typing, structured), schema)
 
 
 def clean(raw: str) -> str:
-    """Remove control characters, cap the length, and rewrite `-word` as NOT word."""
-    text = _CONTROL.sub(" ", without_surrogates(raw))[:MAX_QUERY_CHARS]
+    """Remove control characters, cap the length, and rewrite `-word` as NOT word.
+
+    `raw` holds no lone surrogates (`without_surrogates`).
+    """
+    text = _CONTROL.sub(" ", raw)[:MAX_QUERY_CHARS]
     # A question mark ends a question ("which paper proposed X?"); only inside a word
     # (`colo?r`) is it a wildcard.
     text = _QUESTION.sub(" ", text)
@@ -74,17 +147,6 @@ def without_surrogates(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
-def analyse(raw: str, prefix: bool = True) -> ParsedQuery:
-    """Clean `raw` and note its structure and last word."""
-    raw = without_surrogates(raw)
-    text = clean(raw)
-    structured = bool(re.search(r"\b(?:AND|OR)\b", text))
-    match = _PLAIN_WORD.search(raw[:MAX_QUERY_CHARS]) if prefix else None
-    last = fold(match.group(1)) if match else ""
-    plain = [w for w in re.findall(r"\w+", re.sub(r"\b\w+:", " ", text)) if w not in _OPERATORS]
-    return ParsedQuery(text, structured, last, tuple(fold(w) for w in plain[:MAX_WORDS]))
-
-
 def make_parser(schema, group_and: bool = True,
                 fields: Mapping[str, float] = FIELD_BOOSTS) -> qparser.QueryParser:
     """A multi-field parser over `fields` (by default name, title, text and math
@@ -102,19 +164,6 @@ def make_parser(schema, group_and: bool = True,
     return parser
 
 
-def to_whoosh(parsed: ParsedQuery, schema, group_and: bool = True,
-              fields: Mapping[str, float] = FIELD_BOOSTS) -> wq.Query:
-    """Parse into a Whoosh query over `fields`; any parser failure degrades to the
-    plain words."""
-    try:
-        q = make_parser(schema, group_and, fields).parse(parsed.text)
-    except Exception:  # noqa: BLE001 - whatever the parser trips on, search the words
-        q = None
-    if q is None or q is wq.NullQuery:
-        q = words_query(parsed.words, group_and, fields)
-    return q
-
-
 def words_query(words: tuple[str, ...], group_and: bool = True,
                 fields: Mapping[str, float] = FIELD_BOOSTS) -> wq.Query:
     """A query for plain words over `fields` (every default field unless told)."""
@@ -127,6 +176,33 @@ def words_query(words: tuple[str, ...], group_and: bool = True,
     return wq.And(clauses) if group_and else wq.Or(clauses)
 
 
-def last_term(parsed: ParsedQuery) -> str:
-    """The index term of the last typed word ("" when there is none)."""
-    return stem(parsed.last_word) if parsed.last_word else ""
+def keep_exclusions(q: wq.Query) -> wq.Query:
+    """In an any-word query, `NOT x` must still exclude, not match everything else."""
+    if not isinstance(q, wq.Or):
+        return q
+    negatives = [c for c in q.subqueries if isinstance(c, wq.Not)]
+    if not negatives:
+        return q
+    positives = [c for c in q.subqueries if not isinstance(c, wq.Not)]
+    if not positives:
+        return wq.NullQuery
+    return wq.And([wq.Or(positives), *negatives])
+
+
+def positive_terms(q: wq.Query) -> frozenset[str]:
+    """Index terms the query looks for (not those under NOT), for highlighting."""
+    found: set[str] = set()
+
+    def walk(node: wq.Query) -> None:
+        if isinstance(node, wq.Not):
+            return
+        if isinstance(node, wq.Term) and node.fieldname in _HIGHLIGHT_FIELDS:
+            text = node.text
+            found.add(text.decode("utf-8") if isinstance(text, bytes) else text)
+        elif isinstance(node, wq.Phrase) and node.fieldname in _HIGHLIGHT_FIELDS:
+            found.update(node.words)
+        for child in node.children():
+            walk(child)
+
+    walk(q)
+    return frozenset(found)

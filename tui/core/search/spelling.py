@@ -10,14 +10,14 @@ from tui.core.index.analysis import STOP_WORDS, fold, stem
 
 if TYPE_CHECKING:
     from tui.core.index.library import Library
-    from tui.core.search.query import ParsedQuery
+    from tui.core.search.query import CompiledQuery
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _WORD = re.compile(r"(?<![\w:])([^\W\d_]{4,20})\b(?!:)")
 _MAX_CORRECTIONS = 8
+"""Past this many unknown words a query is not a typo; correcting it costs seconds."""
 _BUDGET_SECONDS = 0.15
 """A suggestion is a courtesy: past this, the remaining words are left as typed."""
-"""Past this many unknown words a query is not a typo; correcting it costs seconds."""
 _MAX_EDITS2_LEN = 8
 """Two-edit candidates grow with the square of the length; beyond this, one edit only."""
 
@@ -34,13 +34,12 @@ def _edits1(word: str) -> set[str]:
 def correct_word(library: "Library", word: str) -> str | None:
     """The most frequent known word within two edits of `word`, or None."""
     vocab = library.vocabulary
-    reader = library.searcher.reader()
 
     def best(candidates: set[str]) -> str | None:
         known = [c for c in candidates if c in vocab]
         if not known:
             return None
-        return max(known, key=lambda c: (reader.doc_frequency("text", stem(c)), c))
+        return max(known, key=lambda c: (library.doc_frequency("text", stem(c)), c))
 
     near = _edits1(word)
     found = best(near)
@@ -49,9 +48,8 @@ def correct_word(library: "Library", word: str) -> str | None:
     return found
 
 
-def suggest(library: "Library", parsed: "ParsedQuery") -> str | None:
+def suggest(library: "Library", compiled: "CompiledQuery") -> str | None:
     """The query with unknown words corrected, or None when nothing changes."""
-    reader = library.searcher.reader()
     changed = False
     tried = 0
     deadline = time.perf_counter() + _BUDGET_SECONDS
@@ -63,7 +61,7 @@ def suggest(library: "Library", parsed: "ParsedQuery") -> str | None:
             return original
         word = fold(original)
         if word in STOP_WORDS or not word.isascii() or word in library.vocabulary \
-                or reader.doc_frequency("text", stem(word)):
+                or library.doc_frequency("text", stem(word)):
             return original
         tried += 1
         if tried > _MAX_CORRECTIONS or time.perf_counter() > deadline:
@@ -74,5 +72,5 @@ def suggest(library: "Library", parsed: "ParsedQuery") -> str | None:
         changed = True
         return fixed
 
-    text = _WORD.sub(fix, parsed.text)
+    text = _WORD.sub(fix, compiled.text)
     return text if changed else None
