@@ -1,305 +1,150 @@
-"""How well derived names match real paper titles, and what the seeds get.
+"""How well paperscope names papers: against a careful reading, and against real titles.
 
 Run from the repository root::
 
-    python bench/names.py [--corpora ../shared/corpora] [--seeds seeds] [--samples 15]
+    python bench/names.py [--labels ../shared/names/names_dev.jsonl]
+        [--corpora ../shared/corpora] [--half all|a|b] [--verbose] [--no-titles]
+        [--unlabelled N] [--samples 15] [--seeds seeds]
 
-The abstracts go through the product's own path, ``tui.core.lists.paragraphs.read_list`` (which
-renders each abstract with ``tui.core.render.text`` and calls ``derive_name`` and
-``derive_title``), and each derived name is judged against the real title from the
-``*.titles.jsonl`` sidecar:
+**Headline: the labelled abstracts.** Each abstract of the label file (see
+``bench/name_labels.py`` for its format and for the comparison: case, hyphens and spaces
+forgiven, nothing else) is read from its corpus file and named by the product's own
+``tui.core.lists.paragraphs.make_paper``. Printed for the whole file and for its two fixed halves
+(seed 12; half A is the one to develop on, half B is checked now and then): abstracts,
+how many have a primary name, names derived, right names, precision (right / derived)
+and recall (right / abstracts with a primary). ``--half a`` (or ``b``) prints only that
+half, so that developing on A does not show B. ``--verbose`` lists every miss and wrong
+name of the half shown, with the label, then the title-based samples and the seeds.
 
-* A title that starts with a name and a colon ("CoupleNet: ...") *expects* that name.
-  The prefix counts as a name when it is at most five words and either one word, or has
-  a coined-looking word (a capital right after a letter, or a digit: "CoupleNet",
-  "R-C3D"; not "Domain-Size", which is Title Case), or is all capitalised words
-  ("Phased LSTM"). A trailing "(ACRONYM)" in the prefix is dropped. A plain phrase of
-  capitalised words counts only where the abstract writes it with those capitals; an
-  abstract that only says "stratification learning" does not present a name.
-* Normalisation, for every comparison: Unicode NFKC, case-folding, hyphens, dashes and
-  underscores read as spaces, whitespace collapsed, quotes and TeX ``$``/braces/
-  backslashes dropped, a leading "the" dropped ("the Trajectron"), and a plural equals
-  its singular ("TAFE-Nets" / "TAFE-Net").
-* A derived name is **correct** when it equals the expected one. Two more rules, counted
-  and printed apart, accept what the abstract itself declares to be the same name:
-  the *alias* rule, "Long Form (SHORT)", "SHORT (Long Form)" or "Long Form, or SHORT for
-  short" (paperscope prefers the short form; both are the abstract's), and the
-  *head-noun* rule, a title that adds a class noun the abstract writes after the name
-  ("SoftTriple Loss" for "SoftTriple" where the abstract says "the SoftTriple loss").
-* With no expected name, a derived name is a **false positive** only when it does not
-  occur in the title, as whole words ("SIN" is not in "Using"; a plural is fine).
-  *Literal* precision takes that word for word. *Spelled-out* precision, the headline
-  figure, also accepts the name written out in the title, and nothing else: the long
-  form the abstract itself gives it ("focal visual-text attention network (FVTA)", title
-  "Focal Visual-Text Attention for ..."; at least two consecutive words shared), an
-  acronym of consecutive title words, function words skipped ("AROW", "Adaptive
-  Regularization of Weight Vectors"; a final "Net" stands for "Network": "PSMNet", "Pyramid Stereo Matching
-  Network"), or the name without its class noun ("Recurrent Attentive Zooming Network"
-  under "Recurrent Attentive Zooming for ...").
+**Secondary: real titles.** Every corpus abstract with a ``*.titles.jsonl`` title is
+named through ``tui.core.lists.paragraphs.read_list`` and judged against its title
+(``bench/names_titles.py``). Titles are a weak reference (correct names that the title
+does not use count as wrong), so this is one line; ``--no-titles`` skips it (it reads
+all 21k abstracts, about a minute).
 
-Precision = derived names that are not false positives / all derived names; it is also
-printed apart for titles that start with a name and for the others, since the abstract
-alone cannot tell whether its authors put the name in the title.
-Recall = correct names / titles whose expected name the abstract writes outside URLs (a
-name the abstract never writes cannot be derived); recall over every titled name is
-printed too. Many "false positives" are real names of the paper that its title does
-not use ("We present Committee, a new multi-class learning algorithm ..." under "A
-Multi-class Linear Learning Algorithm Related to Winnow"), so precision here is a lower
-bound; the samples show which.
+**Reading outside the labels.** ``--unlabelled N`` prints the names derived for N
+seeded random corpus abstracts outside the label file that get one, each with the
+sentence that introduces it, to be read by eye for new wrong names.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import re
 import sys
 import time
-import unicodedata
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from the repository root
 
-from tui.core.lists.paragraphs import read_list  # noqa: E402
-from tui.core.model import Paper  # noqa: E402
+from bench.name_labels import (  # noqa: E402
+    Label, LabelError, LabelScore, read_labels, score_names, split_halves,
+)
+from bench.names_titles import Tally, corpus_papers, judge, report_titles, title_figures  # noqa: E402
 from tui.core.naming.derive import derive_name, derive_title  # noqa: E402
+from tui.core.naming.text import split_sentences  # noqa: E402
 from tui.core.render.text import render  # noqa: E402
-
-_URL = re.compile(r"\S*(?:https?://|www\.|github\.com)\S*")
-_SKIPPED = frozenset("of for and the with in on a an to via by from".split())
-
-
-def normalise(name: str, fold: bool = True) -> str:
-    """The comparison form of a name (see the module docstring); ``fold=False`` keeps case."""
-    name = unicodedata.normalize("NFKC", name)
-    name = name.casefold() if fold else name
-    name = re.sub(r"[$\\{}\"“”‘’'`]", "", name)
-    name = re.sub(r"[-‐‑‒–—_]+", " ", name)
-    name = " ".join(name.split())
-    return name[4:] if name.lower().startswith("the ") else name  # "the Trajectron"
-
-
-def same_name(got: str, want: str) -> bool:
-    """Equal normalised names, also when one is the plural ("TAFE-Nets" / "TAFE-Net")."""
-    return bool(got and want) and (got in (want, want + "s") or want == got + "s")
-
-
-# Class nouns a title may write after a name ("SoftTriple Loss", "The SYNTHIA Dataset").
-_HEAD_NOUNS = frozenset(
-    """
-    dataset datasets benchmark benchmarks corpus database model models loss losses network
-    networks net nets estimator estimators algorithm algorithms method methods framework
-    curve curves challenge system systems
-    """.split()
+from tui.core.lists.paragraphs import (  # noqa: E402
+    SeedError, decode, looks_like_title, make_paper, paragraphs, read_list,
 )
 
-
-def head_noun_name(got: str, want: str, body: str) -> bool:
-    """Whether the title's name is the derived one plus a class noun that the abstract
-    itself writes after it: "SoftTriple Loss" for "SoftTriple" where the abstract says
-    "the SoftTriple loss", "The SYNTHIA Dataset" for "SYNTHIA" ("the SYNTHIA dataset")."""
-    if not got or not want.startswith(got + " "):
-        return False
-    noun = want[len(got) + 1 :]
-    return noun in _HEAD_NOUNS and f"{got} {noun}" in body
+DEFAULT_LABELS = ROOT / ".." / "shared" / "names" / "names_dev.jsonl"
+DEFAULT_CORPORA = ROOT / ".." / "shared" / "corpora"
+HALF_SEED = 12
 
 
-def title_name(title: str) -> tuple[str, bool]:
-    """The name a real title starts with ("CoupleNet: ..."), and whether it looks coined.
-
-    A coined name is one word or has a word with an inner capital or a digit. A run of
-    capitalised words ("Phased LSTM", "Network Dissection") is returned as not coined:
-    in Title Case venues it is often a plain phrase, so it only counts as a name where
-    the abstract writes it.
-    """
-    match = re.match(r"\s*([^:]+?)\s*:\s", title)
-    if not match:
-        return "", False
-    prefix = match.group(1).strip(" \"“”'")
-    # "Structural Expectation Propagation (SEP): ..." names SEP; the long form is an alias.
-    prefix = re.sub(r"\s*\([^()]*\)$", "", prefix) or prefix
-    words = prefix.split()
-    if not words or len(words) > 5 or len(prefix) > 40:
-        return "", False
-    # "Domain-Size", "First-Person": Title Case capitalises both halves of a compound, so
-    # only a capital right after a letter ("CoupleNet", "SfM") or a digit looks coined.
-    if len(words) == 1 or any(re.search(r"[^\W\d_][A-Z]|\d", word) for word in words):
-        return prefix, True
-    if all(word[:1].isupper() for word in words):
-        return prefix, False
-    return "", False
+def abstracts_of(path: Path) -> tuple[str, list[str]]:
+    """A list file's title and raw abstracts, split as ``read_list`` splits a list that
+    opens with a title line (as the corpora do), without naming every abstract."""
+    paras = paragraphs(decode(path.read_bytes(), str(path)))
+    if paras and looks_like_title(paras[0], 1):
+        return paras[0], paras[1:]
+    return path.stem, paras
 
 
-@dataclass
-class Tally:
-    """Counts and examples for the report."""
-
-    derived: int = 0
-    false_positives: int = 0
-    """Judged with spelled-out forms allowed."""
-    false_positives_literal: int = 0
-    expected: int = 0
-    expected_written: int = 0
-    correct_strict: int = 0
-    correct_alias: int = 0
-    derived_named: int = 0
-    """Derived names under a title that starts with a name."""
-    false_positives_named: int = 0
-    correct_head_noun: int = 0
-    """Counted in correct_alias too: the title adds a class noun ("SoftTriple Loss")."""
-    correct_written: int = 0
-    misses: list[str] = field(default_factory=list)
-    wrong: list[str] = field(default_factory=list)
+def labelled_names(corpora: Path, labels: Sequence[Label]) -> list[tuple[Label, str]]:
+    """(label, derived name) for every label, each abstract named by ``make_paper``."""
+    files: dict[str, tuple[str, list[str]]] = {}
+    pairs = []
+    for label in labels:
+        if label.file not in files:
+            files[label.file] = abstracts_of(corpora / label.file)
+        title, raws = files[label.file]
+        if not 0 <= label.position < len(raws):
+            raise LabelError(f"{label.where}: no such abstract in {corpora / label.file}")
+        pairs.append((label, make_paper(raws[label.position], title, label.file, label.position).name))
+    return pairs
 
 
-def judge(tally: Tally, where: str, text: str, title: str, name: str) -> None:
-    """Count one abstract (see the module docstring for the rules)."""
-    title = render(title).text
-    expected, coined = title_name(title)
-    got, want, body = normalise(name), normalise(expected), normalise(text)
-    prose = _URL.sub(" ", text)
-    written = bool(want) and want in normalise(prose)
-    if written and not coined:
-        written = normalise(expected, fold=False) in normalise(prose, fold=False)
-    if want and not coined and not written:
-        expected = want = ""  # a plain phrase the abstract never uses is no name
-    strict = same_name(got, want)
-    alias = bool(got and want) and not strict and (
-        f"{want} ({got})" in body
-        or f"{got} ({want})" in body
-        or re.search(
-            rf"{re.escape(want)}(?:\W+\w+){{0,2}}\W+(?:or )?{re.escape(got)} (?:for|in) short",
-            body,
-        )
-        is not None
-    )
-    headed = bool(want) and not (strict or alias) and head_noun_name(got, want, body)
-    tally.correct_head_noun += headed
-    alias = alias or headed
-    if want:
-        tally.expected += 1
-        tally.expected_written += written
-        tally.correct_strict += strict
-        tally.correct_alias += alias
-        if written and (strict or alias):
-            tally.correct_written += 1
-        elif written:
-            tally.misses.append(f"{where}  want {expected!r}  got {name!r}  | {title}")
-    if not name:
-        return
-    tally.derived += 1
-    if want:
-        literal_wrong = spelled_wrong = not (strict or alias)
-        tally.derived_named += 1
-        tally.false_positives_named += spelled_wrong
-    else:
-        literal_wrong = not _in_title(got, normalise(title))
-        spelled_wrong = (
-            literal_wrong
-            and not _spelled_out_in_title(got, title, body)
-            and not _head_noun_dropped(got, normalise(title))
-        )
-    tally.false_positives_literal += literal_wrong
-    if spelled_wrong:
-        tally.false_positives += 1
-        tally.wrong.append(f"{where}  got {name!r}  | {title}")
+def _figure(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
 
 
-def _head_noun_dropped(got: str, title: str) -> bool:
-    """Whether the title writes the name without its class noun: "Recurrent Attentive
-    Zooming Network" in "Recurrent Attentive Zooming for Joint Crowd Counting"."""
-    words = got.split()
-    if len(words) < 3 or words[-1] not in _HEAD_NOUNS:
-        return False
-    return _in_title(" ".join(words[:-1]), title)
+def print_table(rows: Sequence[tuple[str, LabelScore]]) -> None:
+    """One line per set of labels: counts, precision and recall."""
+    print(f"{'labelled set':<14}{'abstracts':>10}{'primary':>9}{'derived':>9}{'right':>7}"
+          f"{'precision':>11}{'recall':>8}")
+    for name, result in rows:
+        print(f"{name:<14}{result.labelled:>10}{result.with_primary:>9}{result.derived:>9}"
+              f"{result.right:>7}{_figure(result.precision):>11}{_figure(result.recall):>8}")
 
 
-def _in_title(got: str, title: str) -> bool:
-    """Whether the title has the name as whole words, perhaps in the plural ("Spatial
-    Topic Processes"); "SIN" is not in "Using", nor "ACT" in "Actions"."""
-    return re.search(rf"(?<!\w){re.escape(got)}(?:s|es)?(?!\w)", title) is not None
+def print_errors(result: LabelScore) -> None:
+    """Every miss and wrong name, with what the label says."""
+    print(f"\n-- misses ({len(result.misses)}): abstracts with a primary and no right name --")
+    for label, derived in result.misses:
+        also = f"  also {list(label.also)}" if label.also else ""
+        print(f"{label.where:<22} want {label.primary!r}  got {derived!r}{also}"
+              f"  [{label.confidence}]")
+    print(f"\n-- wrong names ({len(result.wrong)}): derived, but not the primary or an also --")
+    for label, derived in result.wrong:
+        print(f"{label.where:<22} got {derived!r}  want {label.primary!r}")
 
 
-def _spelled_out_in_title(got: str, title: str, body: str) -> bool:
-    """Whether the title writes the derived name out: as the long form the abstract gives
-    it, or as consecutive words whose initials are the acronym."""
-    title_words = normalise(title).split()
-    short = re.escape(got)
-    defined = rf"((?:\S+ ){{1,12}})(?:\({short}\)|(?:or )?{short} (?:for|in) short)"
-    for match in re.finditer(defined, body):
-        if _longest_shared_run(match.group(1).split(), title_words) >= 2:
-            return True
-    letters = "".join(ch for ch in got if ch.isalpha())
-    if any(word.startswith("net") for word in title_words):
-        letters = re.sub(r"nets?$", "n", letters)  # "PSMNet": Pyramid Stereo Matching Network
-    if not 3 <= len(letters) <= 10:
-        return False
-    initials = "".join(w[0] for w in title_words if w[0].isalnum() and w not in _SKIPPED)
-    return letters in initials
-
-
-def _longest_shared_run(words: list[str], title_words: list[str]) -> int:
-    """Length of the longest run of consecutive words common to both lists."""
-    best = 0
-    for i in range(len(words)):
-        for j in range(len(title_words)):
-            k = 0
-            while (
-                i + k < len(words)
-                and j + k < len(title_words)
-                and words[i + k] == title_words[j + k]
-            ):
-                k += 1
-            best = max(best, k)
-    return best
-
-
-def corpus_papers(corpora: Path) -> Iterator[tuple[str, Paper, str]]:
-    """(where, paper, real title) for every abstract whose title the sidecar gives."""
-    for sidecar in sorted(corpora.glob("*.titles.jsonl")):
-        list_file = sidecar.with_name(sidecar.name.replace(".titles.jsonl", ".txt"))
-        if not list_file.exists():
+def print_unlabelled(corpora: Path, labels: Sequence[Label], count: int) -> None:
+    """Names derived for ``count`` seeded random abstracts outside the labels."""
+    taken = {(label.file, label.position) for label in labels}
+    places = []
+    files = {}
+    for path in sorted(corpora.glob("*.txt")):
+        files[path.name] = abstracts_of(path)
+        places += [(path.name, i) for i in range(len(files[path.name][1]))]
+    rng = random.Random(HALF_SEED)
+    rng.shuffle(places)
+    print(f"\n-- names derived outside the labels ({count}, seed {HALF_SEED}) --")
+    shown = 0
+    for file, position in places:
+        if shown >= count:
+            break
+        if (file, position) in taken:
             continue
-        papers = read_list(list_file).papers
-        for line in sidecar.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
-            position = record["i"]
-            if 0 <= position < len(papers):
-                yield f"{list_file.name}:{position}", papers[position], record["title"]
+        title, raws = files[file]
+        paper = make_paper(raws[position], title, file, position)
+        if not paper.name:
+            continue
+        shown += 1
+        sentence = next(
+            (s for s in split_sentences(render(paper.raw).text) if paper.name in s), ""
+        )
+        print(f"{file}:{position:<5} {paper.name!r:<26} | {sentence[:200]}")
 
 
-def report(tally: Tally, seconds: float, count: int, samples: int) -> None:
-    """Print the figures and a reproducible sample of misses and false positives."""
-    derived = max(tally.derived, 1)
-    literal = 1 - tally.false_positives_literal / derived
-    spelled = 1 - tally.false_positives / derived
-    recall = tally.correct_written / max(tally.expected_written, 1)
-    everything = (tally.correct_strict + tally.correct_alias) / max(tally.expected, 1)
-    print(f"abstracts: {count}   derived names: {tally.derived}")
-    print(f"naming time: {seconds:.1f}s for derive_name + derive_title on every abstract")
-    named, other = tally.derived_named, tally.derived - tally.derived_named
-    other_fp = tally.false_positives - tally.false_positives_named
-    print(f"precision: {spelled:.3f} spelled-out, {literal:.3f} literal")
-    print(
-        f"  spelled-out, by title: {1 - tally.false_positives_named / max(named, 1):.3f} "
-        f"under titles that start with a name ({named} names), "
-        f"{1 - other_fp / max(other, 1):.3f} under other titles ({other} names)"
-    )
-    print(
-        f"recall:    {recall:.3f} ({tally.correct_written}/{tally.expected_written} titled "
-        f"names the abstract writes; {everything:.3f} of all {tally.expected} titled "
-        f"names; {tally.correct_alias - tally.correct_head_noun} correct by the alias rule, "
-        f"{tally.correct_head_noun} by the head-noun rule)"
-    )
-    rng = random.Random(0)
-    for label, rows in (("misses", tally.misses), ("false positives", tally.wrong)):
-        print(f"\n-- sample of {label} ({len(rows)}) --")
-        for row in rng.sample(rows, min(samples, len(rows))):
-            print(row[:220])
+def title_pass(corpora: Path, verbose: bool, samples: int) -> None:
+    """The secondary, title-based figures over every titled corpus abstract."""
+    tally, seconds = Tally(), 0.0
+    for where, paper, title in corpus_papers(corpora):
+        text = render(paper.raw).text
+        judge(tally, where, text, title, paper.name)
+        # Timed apart from reading and rendering, which belong to other modules.
+        started = time.perf_counter()
+        derive_title(text, derive_name(text))
+        seconds += time.perf_counter() - started
+    print(title_figures(tally))
+    print(f"naming time: {seconds:.1f}s for derive_name + derive_title on every titled abstract")
+    if verbose:
+        report_titles(tally, samples)
 
 
 def print_seeds(seeds: Path) -> None:
@@ -310,25 +155,45 @@ def print_seeds(seeds: Path) -> None:
             print(f"{path.name}:{paper.position:<3} {paper.name or '-':<25} {paper.title}")
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Parse arguments, run the corpus comparison, then list the seeds."""
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, print the labelled table, then the secondary line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpora", type=Path, default=ROOT / ".." / "shared" / "corpora")
+    parser.add_argument("--labels", type=Path, default=DEFAULT_LABELS)
+    parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    parser.add_argument("--half", choices=("all", "a", "b"), default="all",
+                        help="which labelled half to show (a: develop, b: check)")
+    parser.add_argument("--verbose", action="store_true", help="list misses and wrong names")
+    parser.add_argument("--no-titles", action="store_true", help="skip the title-based line")
+    parser.add_argument("--unlabelled", type=int, default=0, metavar="N",
+                        help="show N derived names outside the labels")
+    parser.add_argument("--samples", type=int, default=15, help="title-based examples shown")
     parser.add_argument("--seeds", type=Path, default=ROOT / "seeds")
-    parser.add_argument("--samples", type=int, default=15, help="examples of each error kind")
     args = parser.parse_args(argv)
-    tally, count, seconds = Tally(), 0, 0.0
-    for where, paper, title in corpus_papers(args.corpora):
-        text = render(paper.raw).text
-        judge(tally, where, text, title, paper.name)
-        # Timed apart from reading and rendering, which belong to other modules.
-        started = time.perf_counter()
-        derive_title(text, derive_name(text))
-        seconds += time.perf_counter() - started
-        count += 1
-    report(tally, seconds, count, args.samples)
-    print_seeds(args.seeds)
+    try:
+        labels = read_labels(args.labels)
+        scored = labelled_names(args.corpora, labels)
+    except (LabelError, SeedError, OSError) as error:
+        print(f"names: {error}", file=sys.stderr)
+        return 2
+    by_place = {label.where: derived for label, derived in scored}
+    half_a, half_b = split_halves(labels, HALF_SEED)
+    sets = {"a": [("half A", half_a)], "b": [("half B", half_b)],
+            "all": [("whole", labels), ("half A", half_a), ("half B", half_b)]}[args.half]
+    results = [(name, score_names((label, by_place[label.where]) for label in chosen))
+               for name, chosen in sets]
+    print(f"labels: {args.labels.name} ({len(labels)} abstracts); halves seeded {HALF_SEED}")
+    print_table(results)
+    if args.verbose:
+        print_errors(results[0][1])
+    if args.unlabelled:
+        print_unlabelled(args.corpora, labels, args.unlabelled)
+    if not args.no_titles:
+        print()
+        title_pass(args.corpora, args.verbose, args.samples)
+    if args.verbose:
+        print_seeds(args.seeds)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
