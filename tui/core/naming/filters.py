@@ -28,8 +28,14 @@ _GENERIC_TERMS = frozenset(
 )
 # Textbook methods written out, which an abstract defines in passing ("Canonical
 # Correlation Analysis (CCA) is a useful technique ..."): background, never coined.
+def _term_form(text: str) -> str:
+    """Lower case, hyphens read as spaces: "Non-Maximum-Suppression" is "non maximum
+    suppression", as the list writes it either way."""
+    return " ".join(text.lower().replace("-", " ").split())
+
+
 _TEXTBOOK_TERMS = frozenset(
-    " ".join(term.split())
+    _term_form(term)
     for term in """
     expectation maximization|expectation-maximization|canonical correlation analysis|
     principal component analysis|independent component analysis|restricted boltzmann machine|
@@ -69,7 +75,8 @@ _TEXTBOOK_TERMS = frozenset(
     support vector machine|markov chain monte carlo|recurrent neural network|
     region proposal network|region proposal networks|markov random field|
     markov random fields|directed acyclic graph|directed acyclic graphs|
-    kullback-leibler divergence|gradient descent ascent|gradient descent-ascent
+    kullback-leibler divergence|gradient descent ascent|gradient descent-ascent|
+    non-maximum suppression|non maximum suppression
     """.split("|")
 )
 # Words that open sentences without naming anything ("Secondly, a ... is proposed").
@@ -102,7 +109,7 @@ def resolved_name(candidate: Candidate) -> str:
     long_form = candidate.long_form
     if long_form and " " not in long_form and long_form.islower():
         return ""  # "re-identification (re-ID)" shortens a word, it coins no name
-    if " ".join(long_form.lower().split()) in _TEXTBOOK_TERMS and not any(
+    if _term_form(long_form) in _TEXTBOOK_TERMS and not any(
         ch.isdigit() for ch in candidate.name
     ):
         return ""  # "Expectation-Maximization (EM) methods": a textbook method
@@ -113,7 +120,7 @@ def resolved_name(candidate: Candidate) -> str:
         name.lower() in _GENERIC_TERMS
         and len(name) > 2
         and _capitalised_phrase(long_form)
-        and not _textbook(long_form)
+        and not is_textbook(long_form)
     ):
         return name  # "Hierarchical Dirichlet Process (HDP)", not the textbook HDP
     if _PLURAL_ACRONYM.fullmatch(candidate.name) and _capitalised_phrase(candidate.long_form):
@@ -121,7 +128,7 @@ def resolved_name(candidate: Candidate) -> str:
     if (
         len(candidate.name) <= 2
         and _capitalised_phrase(long_form)
-        and not _textbook(long_form)
+        and not is_textbook(long_form)
     ):
         if _LETTER_DIGIT.fullmatch(candidate.name):
             return candidate.name  # "Multimodal Memory Model (M3)", "Deep Dual-Domain (D3)"
@@ -137,11 +144,11 @@ def _lower_case_phrase(name: str) -> bool:
     return len(words) > 1 and not any(w[:1].isupper() or _CODED.search(w) for w in words)
 
 
-def _textbook(long_form: str) -> bool:
+def is_textbook(long_form: str) -> bool:
     """Whether a long form is a textbook method ("Markov Chain Monte Carlo"), perhaps
     with a plain modifier ("Deep Convolutional Neural Network"); "Hierarchical Dirichlet
     Process" and "Robust Reinforcement Learning" add a word of their own."""
-    phrase = " ".join(long_form.lower().split())
+    phrase = _term_form(long_form)
     if phrase in _TEXTBOOK_TERMS:
         return True
     for term in _TEXTBOOK_TERMS:
@@ -162,7 +169,7 @@ def _plausible(name: str) -> bool:
     # Two Latin characters are too few to tell "TV" from a name; two Chinese ones are not.
     if (len(name) <= 2 and name.isascii()) or len(name) > 60 or name.lower() in _GENERIC_TERMS:
         return False
-    if " " in name and (name.lower() in _TEXTBOOK_TERMS or _PROBLEM_NAME.search(name)):
+    if " " in name and (_term_form(name) in _TEXTBOOK_TERMS or _PROBLEM_NAME.search(name)):
         return False  # "Online Bandit Problem": a problem, not a method or a system
     # "Next", "Finally" open sentences; "NEXT" in capitals is a name.
     if " " not in name and not name.isupper() and (

@@ -145,6 +145,11 @@ def acronym_long_form(short: str, before: str) -> str:
     if not letters or not before:
         return ""
     words = before.split()
+    # Initials of the last words first: the shortest match would read "Decision Directed
+    # Acyclic Graph (DDAG)" as the textbook "Directed Acyclic Graph".
+    initials = [word.lstrip(_EDGE_TRIM)[:1].lower() for word in words[-len(letters) :]]
+    if len(letters) > 2 and initials == letters:
+        return " ".join(words[-len(letters) :])
     # Schwartz–Hearst look at most min(|A| + 5, 2|A|) words before the parenthesis.
     window = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
     text = window.lower()
