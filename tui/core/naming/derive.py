@@ -21,6 +21,7 @@ The work is split by concern:
 * ``naming_phrases``: reading a name at one spot, acronyms in an object, the scores;
 * ``naming_patterns``: the objects of "we propose" and kin, and the per-sentence entry;
 * ``naming_clauses``: "called X", "our method, X", "X is a ...", "X is proposed";
+* ``naming_asides``: names given in passing ("a novel ... (ACR)", "The method, X, ...");
 * ``naming_filters``: which candidates are plausible names at all;
 * ``naming_title``: the title line; this module: scoring across the abstract.
 """
@@ -78,6 +79,8 @@ class _Evidence:
     """The first sentence with a clear introducing phrasing (else the first at all)."""
     start: int
     """Where the phrase introducing the name starts in that sentence."""
+    aside: bool = False
+    """Named only in passing there (see ``Candidate.aside``)."""
 
 
 def derive_name(text: str) -> str:
@@ -130,12 +133,13 @@ def _derive_name(text: str) -> str:
                 continue
             found = evidence.get(name)
             if found is None:
-                evidence[name] = _Evidence(candidate.score, index, candidate.start)
+                evidence[name] = _Evidence(candidate.score, index, candidate.start, candidate.aside)
                 continue
             # Background check counts from the clear introduction: "PointNet is a
             # pioneer ..." before "we propose PointNet++" does not make PointNet ours.
             if candidate.score >= _THRESHOLD and found.score < _OWN_OPENING:
                 found.first_sentence, found.start = index, candidate.start
+                found.aside = candidate.aside
             # Two introducing phrasings add up, but one strong phrasing is enough.
             found.score = max(found.score, candidate.score) + 0.5
     scores: dict[str, float] = {}
@@ -145,7 +149,7 @@ def _derive_name(text: str) -> str:
         score = found.score + _mention_bonus(mentions)
         if _used_before(sentences, name, found.first_sentence):
             score -= _BACKGROUND_PENALTY
-        if _secondary(sentences, found):
+        if _secondary(sentences, found, evidence):
             score -= _SECONDARY_PENALTY
         if _coordinated(sentences[found.first_sentence], name):
             score -= _LISTED_PENALTY
@@ -159,14 +163,27 @@ def _derive_name(text: str) -> str:
     return _extended(best_name, scores)
 
 
-def _secondary(sentences: Sequence[str], found: _Evidence) -> bool:
+def _secondary(sentences: Sequence[str], found: _Evidence, evidence: dict[str, _Evidence]) -> bool:
     """Whether the name is introduced as a further contribution ("We also propose X",
-    "In addition, we introduce X") after the abstract already introduced something:
-    a module, dataset or variant next to the main contribution."""
-    sentence = sentences[found.first_sentence]
-    if found.first_sentence == 0 or not _ADDITIVE.search(sentence, 0, found.start + 1):
+    "In addition, we introduce X") after the abstract already introduced something: a
+    module, dataset or variant next to the main contribution; or given in passing ("a
+    new metric, X, is devised") after an earlier sentence named the contribution.
+
+    A name given in passing after an unnamed contribution is not secondary: "We propose
+    a method ... At its core is a novel Spatial Attention Module (SAM)" names the paper
+    by its module.
+    """
+    if found.first_sentence == 0:
         return False
-    return _introduced_before(sentences, found.first_sentence)
+    sentence = sentences[found.first_sentence]
+    if _ADDITIVE.search(sentence, 0, found.start + 1) and _introduced_before(
+        sentences, found.first_sentence
+    ):
+        return True
+    return found.aside and any(
+        other.first_sentence < found.first_sentence and other.score >= _THRESHOLD
+        for other in evidence.values()
+    )
 
 
 def _introduced_before(sentences: Sequence[str], index: int) -> bool:

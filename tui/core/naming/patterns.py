@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 
+from tui.core.naming.asides import aside_names
 from tui.core.naming.clauses import (
     BACKGROUND,
     OWNED,
@@ -28,7 +29,9 @@ from tui.core.naming.clauses import (
 from tui.core.naming.phrases import (
     CLEAR,
     CONNECTORS,
+    GENERIC_NOUNS,
     LIKELY,
+    PREPOSITION_OR_VERB,
     WEAK,
     Candidate,
     acronym_in_object,
@@ -38,7 +41,8 @@ from tui.core.naming.phrases import (
     name_with_noun,
     word_after,
 )
-from tui.core.naming.text import is_strong_name, trim_word, words_with_spans
+from tui.core.naming.filters import is_textbook
+from tui.core.naming.text import acronym_long_form, is_strong_name, trim_word, words_with_spans
 
 __all__ = ["Candidate", "find_candidates", "intro_objects"]
 
@@ -97,6 +101,12 @@ _PREPOSITION_AFTER = re.compile(r" (?:for|to|in|on|with|that|which|by|via)\b")
 # sentence whose object it names, after a colon or a dash.
 _CLOSING_NAME = re.compile(r"(?::|\s[-—–]{1,3})\s+(?=\S)(?!.*[:—–])")
 # "..., resulting in the DART algorithm", "leading to the ... (SPALS) method".
+# "a modified/standard X": the capitalised X is a method that exists already.
+_KNOWN_BEFORE = re.compile(
+    r"\b(?:modified|improved|extended|generali[sz]ed|standard|classical|classic|conventional|"
+    r"original|existing|popular|well-known|traditional|vanilla|so-called)\b"
+)
+_ACRONYM_AFTER = re.compile(r" \(([^()]{1,30})\)")
 _RESULT = re.compile(
     r"\b(?:resulting in|leading to|which leads to|which results in)\s+(?:the|a|an)\s+"
 )
@@ -181,6 +191,10 @@ def _find_candidates(sentence: str, index: int) -> tuple[Candidate, ...]:
     passive = PASSIVE.search(sentence) if hinted else None  # its verbs are in the hint
     if passive is not None:
         found.extend(before_passive(sentence[: passive.start()], index))
+    if not found and ("," in sentence or "(" in sentence):
+        # Only where no other phrasing named anything: "we present GroupNet built with a
+        # novel DGConv operation" names GroupNet, its part comes in passing.
+        found.extend(aside_names(sentence, index))
     return tuple(found)
 
 
@@ -242,11 +256,18 @@ def _after_descriptors(
     """Walk the descriptive words of the object to its head noun and look for a name
     there: "a new LazySVD framework", "an efficient Avatar-Net that", "a novel
     framework, NAME, ...", "a system -- Calibration Wizard --"."""
-    for number, (word, _start, stop) in enumerate(words[:12]):
+    tried_part = False
+    for number, (word, start, stop) in enumerate(words[:12]):
         lowered = word.lower()
         following = words[number + 1] if number + 1 < len(words) else None
         if following is None:
             return
+        if not tried_part and word.lstrip("\"“'‘")[:1].isupper():
+            tried_part = True  # only the first run of capitals: "Restricted Boltzmann ..."
+            name = _named_part(rest, start)
+            if name:
+                yield Candidate(name, CLEAR, index, pos)  # "a new Ring Loss, which"
+                return
         if number > 0 and is_strong_name(trim_word(word)):
             name = trim_word(word)
             if rest[stop : following[1]] == " " and is_generic_noun(following[0].lower()):
@@ -269,6 +290,39 @@ def _after_descriptors(
             return
         if number > 0 and lowered in _ENDS_DESCRIPTORS or rest[stop : stop + 1] in ";:(":
             return
+
+
+def _named_part(rest: str, start: int) -> str:
+    """Capitalised words ending in a capitalised generic noun, in the middle of a
+    sentence: "a new Ring Loss, which", "a Context Encoding Module to capture"; a name
+    by its capitals, unless it is a textbook term ("a Deep Neural Network"), a plural
+    ("two other Mixture Models": a class), or modifies a noun ("... Network (Graph CNN)
+    based method"). An acronym right after it is the name it goes by."""
+    name, end = name_at(rest, start, loose=True)
+    words = name.split()
+    head = words[-1] if words else ""
+    if (
+        len(words) < 2
+        or not head[:1].isupper()
+        or head.lower() not in GENERIC_NOUNS
+        or any(word.lower() in CONNECTORS for word in words)
+        or is_textbook(name)
+    ):
+        return ""
+    if _KNOWN_BEFORE.search(rest, 0, start):
+        return ""  # "a modified Fast Marching Method": someone else's method, changed
+    paren = _ACRONYM_AFTER.match(rest, end)
+    short = trim_word(paren.group(1)) if paren else ""
+    end = paren.end() if paren else end
+    if not (
+        followed_by_apposition(rest, end)
+        or PREPOSITION_OR_VERB.match(rest, end)
+        or is_generic_noun(word_after(rest, end))
+    ):
+        return ""  # "a Graph Convolutional Neural Network (Graph CNN) based method"
+    if is_strong_name(short) and acronym_long_form(short, name):
+        return short  # "a Symmetry-constrained Rectification Network (ScRN)"
+    return name
 
 
 def _closing_name(sentence: str, index: int) -> Iterator[Candidate]:

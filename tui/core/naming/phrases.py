@@ -46,6 +46,9 @@ class Candidate:
     """What an acronym stands for, as the abstract writes it ("" if not an acronym)."""
     quoted: bool = False
     """Whether the abstract sets the name in quotes ("called “exclusive group lasso”")."""
+    aside: bool = False
+    """Whether the name is given in passing (``naming_asides``), not as what the paper
+    introduces: after a named contribution it is a part or a companion of it."""
 
 
 # Nouns a coined name follows ("a new dataset, CrowdPose,"), or precedes as a modifier
@@ -95,7 +98,7 @@ _APPOSITION_START = re.compile(
 _NAME_WITH_NOUN = re.compile(
     r"((?:[A-Z][\w-]*\s){1,3}([a-z]+))(?=\s*(?:[,(:;.]|$)|\s+(?:which|that)\b)"
 )
-_PREPOSITION_OR_VERB = re.compile(
+PREPOSITION_OR_VERB = re.compile(
     r"[\"”’'`]{0,2} "
     r"(?:for|to|in|on|with|by|via|which|that|is|are|was|were|can|will|and|as|from|of)\b"
 )
@@ -189,7 +192,7 @@ def name_at(
     if not strong and not followed_by_apposition(text, end):
         # After a naming word a plain name may go on with a preposition ("named Houdini
         # for ..."), but not with a noun ("called the Hawaiian earring").
-        if not (loose and _PREPOSITION_OR_VERB.match(text, end)) and not (
+        if not (loose and PREPOSITION_OR_VERB.match(text, end)) and not (
             before_noun and is_generic_noun(word_after(text, end))
         ):
             return "", pos

@@ -1,0 +1,74 @@
+"""More ways abstracts introduce names, and the traps next to each (tui.core.naming).
+
+Each case is a made-up abstract written in a phrasing real abstracts use; the traps are
+the same phrasing where the name is someone else's, a textbook term or a part of the
+paper's named contribution. ``tests/test_naming.py`` holds the seeds and the older
+phrasings.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.core.naming.derive import derive_name
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # An acronym spelled out by initials, not by its shortest (textbook) tail.
+        ("We present a new learning architecture: the Decision Directed Acyclic Graph "
+         "(DDAG), which combines two-class classifiers.", "DDAG"),
+        # Capitalised words ending in a capitalised generic noun, mid-sentence.
+        ("We propose a Camera-Aware Consistency Loss to learn consistent similarities.",
+         "Camera-Aware Consistency Loss"),
+        ("To this end we design a Context Encoding Module, which captures global context.",
+         "Context Encoding Module"),
+        ("We propose a Symmetry-constrained Rectification Network (ScRN) based on local "
+         "attributes of text.", "ScRN"),
+        # A new thing's acronym under any verb, or none.
+        ("For flow, we specify a new fully convolutional Siamese network (FCSN) that "
+         "estimates boundaries.", "FCSN"),
+        ("We study re-identification. At its core is a novel Spatial Attention Module (SAM) "
+         "that weights regions.", "SAM"),
+        # An apposition to the noun that stands for the paper's thing.
+        ("We present a new algorithm for pruning. The method, \"Principal Components "
+         "Pruning (PCP)\", is based on principal components.", "PCP"),
+        ("A new optimization strategy, Mean Field Annealing, is presented.",
+         "Mean Field Annealing"),
+        ("This algorithm, SketchyGM, modifies a standard scheme to store a sketch.",
+         "SketchyGM"),
+    ],
+)
+def test_more_introducing_phrasings(text: str, name: str) -> None:
+    assert derive_name(text) == name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Capitalised textbook terms, existing methods, plural classes, modifiers.
+        "We propose a Deep Neural Network to classify images of cells.",
+        "We develop a modified Fast Marching Method that includes orientation.",
+        "In this work we present two other Mixture Models and derive their expressions.",
+        "We propose a Graph Convolutional Neural Network (Graph CNN) based method for hands.",
+        # Others' new thing, and an acronym that only modifies a noun.
+        "Recently, a new document metric, the word mover's distance (WMD), has been proposed.",
+        "We propose sphere networks, a novel integral probability metric (IPM)-based GAN.",
+        "We also use a novel form of keypoint-based Non-Maximum-Suppression (NMS) for boxes.",
+    ],
+)
+def test_traps_next_to_the_new_phrasings(text: str) -> None:
+    assert derive_name(text) == ""
+
+
+def test_a_name_in_passing_after_the_named_contribution_is_secondary() -> None:
+    text = (
+        "We present a general framework, called SeqLay, for layout prediction. A new "
+        "metric, semantic layout understudy (SLU), is devised to evaluate the task. SLU "
+        "looks at unigrams. Unlike others, SLU allows tolerances."
+    )
+    assert derive_name(text) == "SeqLay"
+    # Without the named framework, the metric is what the abstract names.
+    unnamed = text.replace(", called SeqLay,", "")
+    assert derive_name(unnamed) == "SLU"

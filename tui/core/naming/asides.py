@@ -1,0 +1,103 @@
+"""Names given in passing, outside the object of an introducing verb.
+
+Two phrasings that name the paper's own thing without "we propose X":
+
+* a new thing's acronym, whatever the verb: "we specify a new fully convolutional
+  Siamese network (FCSN)", "At its core is a novel Spatial Attention Module (SAM)";
+* an apposition to a noun that stands for the paper's thing: "The method, "Principal
+  Components Pruning (PCP)", is based on ...", "A new optimization strategy, Mean Field
+  Annealing, is presented".
+
+:func:`aside_names` yields :class:`~tui.core.naming_phrases.Candidate` records for one
+sentence, as the other phrasing modules do; ``naming_patterns`` calls it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from tui.core.naming.clauses import BACKGROUND
+from tui.core.naming.phrases import (
+    CLEAR,
+    GENERIC_NOUNS,
+    LIKELY,
+    Candidate,
+    acronym_in_object,
+    followed_by_apposition,
+    name_at,
+    quoted_name,
+)
+
+__all__ = ["aside_names"]
+
+_NOUNS = "|".join(sorted(GENERIC_NOUNS))
+# "a new ...", "a simple yet novel ...": an indefinite noun phrase the paper calls new.
+_NEW_THING = re.compile(r"\b[Aa]n?\s+(?:[a-z-]+\s+){0,3}?(?:new|novel)\s+")
+# "The method, NAME, ..." opening a sentence; "a new strategy, NAME, ..." anywhere.
+_THE_NOUN_COMMA = re.compile(rf"(?:The|This)\s+(?:[a-z-]+\s+){{0,2}}?(?:{_NOUNS}),\s+")
+_NEW_NOUN_COMMA = re.compile(
+    rf"\b[Aa]n?\s+(?:[a-z-]+\s+){{0,3}}?(?:new|novel)\s+(?:[a-z-]+\s+){{0,3}}?(?:{_NOUNS}),\s+"
+)
+_QUOTES = "\"“”'‘’"
+
+
+def aside_names(sentence: str, index: int) -> Iterator[Candidate]:
+    """Names a sentence gives in passing (see the module docstring)."""
+    if "new" in sentence or "novel" in sentence:
+        yield from _new_acronyms(sentence, index)
+        for match in _NEW_NOUN_COMMA.finditer(sentence):
+            yield from _apposition(sentence, match, index)
+    opening = _THE_NOUN_COMMA.match(sentence)
+    if opening is not None:
+        yield from _apposition(sentence, opening, index)
+
+
+def _new_acronyms(sentence: str, index: int) -> Iterator[Candidate]:
+    """"a new fully convolutional Siamese network (FCSN)" under any verb; not where the
+    sentence speaks of others' work ("a popular new method (X)")."""
+    for match in _NEW_THING.finditer(sentence):
+        if _others_work(sentence, match.start()):
+            return
+        rest = sentence[match.start() :]
+        found = acronym_in_object(rest)
+        if found is None or found[1] < LIKELY:
+            continue
+        close = rest.find(")", rest.find("(" + found[0]))
+        if rest[close + 1 : close + 2] != "-":  # "a novel integral probability metric (IPM)-based GAN"
+            yield Candidate(found[0], found[1], index, match.start(), found[2], aside=True)
+
+
+def _apposition(sentence: str, match: re.Match[str], index: int) -> Iterator[Candidate]:
+    """The name set off by commas after a noun: "The method, NAME, is ...", quoted or
+    not, possibly a long form with its acronym."""
+    if _others_work(sentence, match.end()):
+        return
+    rest = sentence[match.end() :]
+    unquoted = rest.lstrip(_QUOTES)
+    quoted = len(unquoted) < len(rest)
+    found = acronym_in_object(unquoted)
+    paren = unquoted.find(")")
+    if found is not None and found[1] >= CLEAR and paren >= 0:
+        if _closes(unquoted, paren + 1):
+            yield Candidate(found[0], CLEAR, index, match.start(), found[2], aside=True)
+        return
+    name, end = name_at(unquoted, 0, loose=True)
+    if not name and quoted:
+        name = quoted_name(rest, 0)
+        end = len(name)
+    if name and _closes(unquoted, end):
+        yield Candidate(name, CLEAR, index, match.start(), quoted=quoted, aside=True)
+
+
+def _others_work(sentence: str, end: int) -> bool:
+    """Whether the words before ``end`` speak of others' work ("Recently, a new ...")."""
+    return BACKGROUND.search(sentence.lower(), 0, end) is not None
+
+
+def _closes(text: str, end: int) -> bool:
+    """Whether an apposition ends at ``end``: a closing quote, then a comma or a verb."""
+    after = text[end:].lstrip(_QUOTES)
+    return after.startswith(",") or followed_by_apposition(after, 0) and not after.startswith(
+        "("
+    )
