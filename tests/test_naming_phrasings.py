@@ -38,6 +38,9 @@ from tui.core.naming.derive import derive_name
          "Mean Field Annealing"),
         ("This algorithm, SketchyGM, modifies a standard scheme to store a sketch.",
          "SketchyGM"),
+        # "based" inside the descriptors: the name comes after the head noun.
+        ("We first analyze a kernel method. We then introduce our neural network based "
+         "algorithm NN-Bandit, and show that its regret is low.", "NN-Bandit"),
     ],
 )
 def test_more_introducing_phrasings(text: str, name: str) -> None:
@@ -56,6 +59,9 @@ def test_more_introducing_phrasings(text: str, name: str) -> None:
         "Recently, a new document metric, the word mover's distance (WMD), has been proposed.",
         "We propose sphere networks, a novel integral probability metric (IPM)-based GAN.",
         "We also use a novel form of keypoint-based Non-Maximum-Suppression (NMS) for boxes.",
+        # After "based" a coined word is the topic's name, not the paper's.
+        "We are the first to propose an out-of-distribution detector based GZSL framework "
+        "for action recognition in videos.",
     ],
 )
 def test_traps_next_to_the_new_phrasings(text: str) -> None:
@@ -72,3 +78,15 @@ def test_a_name_in_passing_after_the_named_contribution_is_secondary() -> None:
     # Without the named framework, the metric is what the abstract names.
     unnamed = text.replace(", called SeqLay,", "")
     assert derive_name(unnamed) == "SLU"
+
+
+def test_a_new_version_of_a_name_the_abstract_discusses() -> None:
+    text = (
+        "The FlowNet showed that optical flow can be learned. FlowNet cannot compete "
+        "with variational methods on small displacements. We improve the training data "
+        "and stack networks. FlowNet 2.0 is only marginally slower than the original "
+        "FlowNet but halves the error."
+    )
+    assert derive_name(text) == "FlowNet 2.0"
+    # A version named once, without the original around, is not enough.
+    assert derive_name("We study optical flow. FlowNet 2.0 is a popular baseline.") == ""

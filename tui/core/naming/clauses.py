@@ -52,6 +52,8 @@ _PASSIVE_AFTER_NAME = re.compile(
 # A verb after "our X": "Our ScratchDet achieves", "our SPGNet attains", "Our X is".
 _THIRD_PERSON = re.compile(r" (?:[a-z]+[^s\W]s|is|can|has|was)\b")
 _IS_A = re.compile(r"\s+is\s+an?\s")
+VERSIONED_NAME = re.compile(r"\w \d{1,2}(?:\.\d{1,2})?$")
+"""A name ending in a version number: "FlowNet 2.0", "Deep Voice 3"."""
 _PROBLEM = re.compile(
     r"(?:[\w-]+\s+){0,4}?(?:problem|task|challenge|question|topic|area|field|setting)s?\b"
 )
@@ -226,3 +228,7 @@ def sentence_subject(sentence: str, index: int, owned: bool | None) -> Iterator[
             and not _PROBLEM.match(after, _IS_A.match(after).end())
         )
         yield Candidate(name, CLEAR if opening else 1.0, index, 0)
+    elif VERSIONED_NAME.search(name) and not BACKGROUND.search(sentence):
+        # "FlowNet 2.0 is only marginally slower than the original FlowNet": a new version
+        # as the subject; ``naming`` believes it when the abstract discusses the original.
+        yield Candidate(name, LIKELY, index, 0)

@@ -32,6 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tui.core.naming.clauses import VERSIONED_NAME
 from tui.core.naming.filters import resolved_name
 from tui.core.naming.patterns import find_candidates, intro_objects
 from tui.core.naming.text import split_sentences
@@ -67,6 +68,8 @@ _AND_ANOTHER_NAME = re.compile(
 _OPENING_IS_A = re.compile(r"(?:\s*\([^()]{1,120}\))?\s+(?:is|are)\s+an?\s")
 _TEX_EN_DASH = re.compile(r"\b([A-Z][a-z]+)--([A-Z][a-z])")
 _TEX_DASH = re.compile(r"(?<=\S)-{2,3}(?=\S)")
+# A new version of a name the abstract discusses is the paper's ("FlowNet 2.0").
+_SUCCESSOR_BONUS = 0.5
 _MAX_INPUT = 100_000  # longer "abstracts" are runaway paragraphs; the head is enough
 
 
@@ -155,6 +158,8 @@ def _derive_name(text: str) -> str:
             score -= _LISTED_PENALTY
         if found.first_sentence == 0 and _opening_is_background(sentences, name):
             score -= _BACKGROUND_PENALTY
+        if VERSIONED_NAME.search(name) and _count_mentions(text, name.rsplit(" ", 1)[0]) > mentions:
+            score += _SUCCESSOR_BONUS  # "FlowNet 2.0" where the abstract discusses FlowNet
         scores[name] = score
         if score > best_score or (score == best_score and found.first_sentence < best_sentence):
             best_name, best_score, best_sentence = name, score, found.first_sentence

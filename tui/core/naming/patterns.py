@@ -268,7 +268,9 @@ def _after_descriptors(
             if name:
                 yield Candidate(name, CLEAR, index, pos)  # "a new Ring Loss, which"
                 return
-        if number > 0 and is_strong_name(trim_word(word)):
+        if number > 0 and is_strong_name(trim_word(word)) and lowered != "based":
+            if words[number - 1][0] == "based":
+                continue  # "a detector based GZSL framework": the name is the topic's
             name = trim_word(word)
             if rest[stop : following[1]] == " " and is_generic_noun(following[0].lower()):
                 yield Candidate(name, CLEAR, index, pos)  # "we propose a GraphBit method"
@@ -279,8 +281,12 @@ def _after_descriptors(
             continue  # "a Deep Stochastic IOC RNN Encoder-decoder framework, DESIRE,"
         if is_generic_noun(lowered):
             gap = rest[stop : following[1]].strip(" \"“”'‘")
-            if not gap and (following[0] in ("and", "or") or is_generic_noun(following[0])):
-                continue  # "a feature detector and descriptor: LiFF", "a network pipeline,"
+            if not gap and (
+                following[0] in ("and", "or", "based") or is_generic_noun(following[0])
+            ):
+                # "a feature detector and descriptor: LiFF", "a network pipeline,", "our
+                # neural network based algorithm NN-UCB"
+                continue
             if gap in _DESCRIPTOR_GAPS:
                 name, end = name_at(rest, following[1], strong_only=not gap)
                 if name and (
