@@ -90,3 +90,32 @@ def test_a_new_version_of_a_name_the_abstract_discusses() -> None:
     assert derive_name(text) == "FlowNet 2.0"
     # A version named once, without the original around, is not enough.
     assert derive_name("We study optical flow. FlowNet 2.0 is a popular baseline.") == ""
+
+
+def test_a_name_the_abstract_only_uses_after_an_unnamed_introduction() -> None:
+    text = (
+        "Directed models sample fast but need a fixed prior. We propose a novel approach "
+        "to learning the joint distribution with an adversarially learned procedure. "
+        "GibbsNet is the best of both worlds. We show empirically that GibbsNet is able "
+        "to learn a more complex latent distribution."
+    )
+    assert derive_name(text) == "GibbsNet"
+    # Used once, it is not enough; used before the introduction, it is someone else's.
+    assert derive_name(text.replace("We show empirically that GibbsNet is", "It is")) == ""
+    earlier = "GibbsNet was studied before. " + text
+    assert derive_name(earlier) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # First used as someone else's method ("such as X which").
+        "We present a data-efficient method. Solutions exist, such as PILCO which learns "
+        "fast. PILCO evaluates policies by planning. We extend PILCO with filtering.",
+        # An acronym first defined as what the paper builds on.
+        "We propose a new test. It is based on the structural equation model (SEM). SEM "
+        "captures dependencies and SEM scales.",
+    ],
+)
+def test_names_used_but_first_as_others_work(text: str) -> None:
+    assert derive_name(text) == ""

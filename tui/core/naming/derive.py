@@ -23,6 +23,7 @@ The work is split by concern:
 * ``naming_clauses``: "called X", "our method, X", "X is a ...", "X is proposed";
 * ``naming_asides``: names given in passing ("a novel ... (ACR)", "The method, X, ...");
 * ``naming_filters``: which candidates are plausible names at all;
+* ``naming_silent``: the fallback, a coined name the abstract uses without introducing;
 * ``naming_title``: the title line; this module: scoring across the abstract.
 """
 
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from tui.core.naming.clauses import VERSIONED_NAME
 from tui.core.naming.filters import resolved_name
 from tui.core.naming.patterns import find_candidates, intro_objects
+from tui.core.naming.silent import silent_name
 from tui.core.naming.text import split_sentences
 from tui.core.naming.title import build_title
 
@@ -164,7 +166,8 @@ def _derive_name(text: str) -> str:
         if score > best_score or (score == best_score and found.first_sentence < best_sentence):
             best_name, best_score, best_sentence = name, score, found.first_sentence
     if best_score < _THRESHOLD:
-        return ""
+        # No phrasing named the contribution: perhaps the abstract just uses a name.
+        return silent_name(text, sentences) if best_score < _OWN_OPENING else ""
     return _extended(best_name, scores)
 
 
