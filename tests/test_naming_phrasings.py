@@ -38,6 +38,9 @@ from tui.core.naming.derive import derive_name
          "Mean Field Annealing"),
         ("This algorithm, SketchyGM, modifies a standard scheme to store a sketch.",
          "SketchyGM"),
+        # A lower-case long form whose acronym closes the object, used once.
+        ("We propose attribute-guided augmentation (AGA), which learns a mapping to "
+         "synthesize data.", "AGA"),
         # "based" inside the descriptors: the name comes after the head noun.
         ("We first analyze a kernel method. We then introduce our neural network based "
          "algorithm NN-Bandit, and show that its regret is low.", "NN-Bandit"),

@@ -155,7 +155,8 @@ def _derive_name(text: str) -> str:
         if _used_before(sentences, name, found.first_sentence):
             score -= _BACKGROUND_PENALTY
         if _secondary(sentences, found, evidence):
-            score -= _SECONDARY_PENALTY
+            # A name in passing after the named contribution is a part of it, never it.
+            score -= _BACKGROUND_PENALTY if found.aside else _SECONDARY_PENALTY
         if _coordinated(sentences[found.first_sentence], name):
             score -= _LISTED_PENALTY
         if found.first_sentence == 0 and _opening_is_background(sentences, name):

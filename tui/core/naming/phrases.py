@@ -88,6 +88,7 @@ _MODIFIES = re.compile(r"[ -](?!(?:that|which|for|to|in|on|with|by|and|or|is|are
 _COINED_SHORT = re.compile(r"[a-z].*[A-Z]|[A-Z].*[a-rt-z]|-[A-Z][a-z]")
 # "a novel regional multi-person pose estimation (RMPE) framework" is the paper's own.
 _NEW_BEFORE = re.compile(r"\b(?:novel|new|proposed)\s+$")
+_CLOSES_OBJECT = re.compile(r"\s*(?:[,.;:]|\s(?:which|that|to)\s)")
 _VERB_LIKE = frozenset("that which is are was were can will and or but as".split())
 # Parenthesised words after a noun that are remarks, not names: "a method (Section 3)".
 _PAREN_NOT_NAMES = frozenset("see section sec fig figure eq table appendix e.g i.e".split())
@@ -270,6 +271,10 @@ def _paren_name(head: str, inside: str, after: str) -> tuple[str, float, str] | 
                 return short, MODIFIER, long_form
             if is_generic_noun(long_form.rsplit(" ", 1)[-1].lower()):
                 return short, CLEAR, long_form  # "a deep contour-aware network (DCAN)"
+            if " " in long_form and _CLOSES_OBJECT.match(after):
+                # "we propose attribute-guided augmentation (AGA), which learns": the
+                # acronym closes the verb's object, as a name does.
+                return short, CLEAR, long_form
             return short, LIKELY, long_form
     head_words = head.split()
     if not head_words or _blocked(head):

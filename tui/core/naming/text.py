@@ -145,11 +145,17 @@ def acronym_long_form(short: str, before: str) -> str:
     if not letters or not before:
         return ""
     words = before.split()
-    # Initials of the last words first: the shortest match would read "Decision Directed
-    # Acyclic Graph (DDAG)" as the textbook "Directed Acyclic Graph".
-    initials = [word.lstrip(_EDGE_TRIM)[:1].lower() for word in words[-len(letters) :]]
-    if len(letters) > 2 and initials == letters:
-        return " ".join(words[-len(letters) :])
+    # Initials of the last words (or parts of hyphenated words) first: the shortest
+    # match would read "Decision Directed Acyclic Graph (DDAG)" as the textbook "Directed
+    # Acyclic Graph", and "attribute-guided augmentation (AGA)" as "augmentation".
+    if len(letters) > 2:
+        parts = [(n, part) for n, word in enumerate(words) for part in _HYPHENS.split(word)]
+        tail = parts[-len(letters) :]
+        starts_word = len(tail) == len(letters) and (
+            tail[0][0] == 0 or parts[-len(letters) - 1][0] != tail[0][0]
+        )
+        if starts_word and [part.lstrip(_EDGE_TRIM)[:1].lower() for _, part in tail] == letters:
+            return " ".join(words[tail[0][0] :])
     # Schwartz–Hearst look at most min(|A| + 5, 2|A|) words before the parenthesis.
     window = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
     text = window.lower()
