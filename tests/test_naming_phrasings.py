@@ -41,6 +41,13 @@ from tui.core.naming.derive import derive_name
         # A lower-case long form whose acronym closes the object, used once.
         ("We propose attribute-guided augmentation (AGA), which learns a mapping to "
          "synthesize data.", "AGA"),
+        # A name closing a sentence with a naming word.
+        ("We model groups and topics jointly; we call this model, which learns both at "
+         "once, Group-Topic.", "Group-Topic"),
+        ("We consider how actors push attention, thus the term Attentional Push.",
+         "Attentional Push"),
+        ("We propose a novel classification architecture ProNet based on convolutional "
+         "networks.", "ProNet"),
         # "based" inside the descriptors: the name comes after the head noun.
         ("We first analyze a kernel method. We then introduce our neural network based "
          "algorithm NN-Bandit, and show that its regret is low.", "NN-Bandit"),
@@ -62,6 +69,11 @@ def test_more_introducing_phrasings(text: str, name: str) -> None:
         "Recently, a new document metric, the word mover's distance (WMD), has been proposed.",
         "We propose sphere networks, a novel integral probability metric (IPM)-based GAN.",
         "We also use a novel form of keypoint-based Non-Maximum-Suppression (NMS) for boxes.",
+        # A name closing a sentence that cites is someone else's.
+        "We study an algorithm introduced in [1] that we call here OPTSPACE.",
+        # "based on" after a coined word that modifies: "interpretable DGP based on".
+        "Deep processes (DGPs) are expressive. We propose interpretable DGP based on "
+        "moments, which identify heavy tails.",
         # After "based" a coined word is the topic's name, not the paper's.
         "We are the first to propose an out-of-distribution detector based GZSL framework "
         "for action recognition in videos.",

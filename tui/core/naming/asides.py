@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 
 from tui.core.naming.clauses import BACKGROUND
+from tui.core.naming.text import is_capitalised, is_strong_name, trim_word
 from tui.core.naming.phrases import (
     CLEAR,
     GENERIC_NOUNS,
@@ -29,7 +30,7 @@ from tui.core.naming.phrases import (
     quoted_name,
 )
 
-__all__ = ["aside_names"]
+__all__ = ["aside_names", "called_at_the_end"]
 
 _NOUNS = "|".join(sorted(GENERIC_NOUNS))
 # "a new ...", "a simple yet novel ...": an indefinite noun phrase the paper calls new.
@@ -40,6 +41,12 @@ _NEW_NOUN_COMMA = re.compile(
     rf"\b[Aa]n?\s+(?:[a-z-]+\s+){{0,3}}?(?:new|novel)\s+(?:[a-z-]+\s+){{0,3}}?(?:{_NOUNS}),\s+"
 )
 _QUOTES = "\"“”'‘’"
+# "We call our new implementation with GOSS and EFB LightGBM.", "thus the term
+# Attentional Push.": a naming word whose name is the end of the sentence.
+_CALL = re.compile(
+    r"\b(?:[Ww]e (?:call|name|term|dub|coin)|(?:hence|thus) the (?:name|term))\b"
+)
+_CLOSING_WORDS = re.compile(r"((?:[^\s(),;:]+ ){0,3}[^\s(),;:]+?)[\"”'’]*[.!]?$")
 
 
 def aside_names(sentence: str, index: int) -> Iterator[Candidate]:
@@ -51,6 +58,33 @@ def aside_names(sentence: str, index: int) -> Iterator[Candidate]:
     opening = _THE_NOUN_COMMA.match(sentence)
     if opening is not None:
         yield from _apposition(sentence, opening, index)
+
+
+def called_at_the_end(sentence: str, index: int) -> Iterator[Candidate]:
+    """The name that ends a sentence with a naming word, where the words right after it
+    name nothing: "We model the groups and topics jointly; we call this model, which
+    learns both at once, Group-Topic.", "thus the term Attentional Push.": the
+    capitalised or coined words closing the sentence, or its last word when a coined
+    word comes before ("EFB LightGBM"). Not in a sentence that cites ("an algorithm
+    introduced in [1] ... that we call here OPTSPACE")."""
+    match = None
+    for match in _CALL.finditer(sentence):
+        pass
+    if match is None or "[" in sentence or "et al" in sentence:
+        return
+    closing = _CLOSING_WORDS.search(sentence, match.end())
+    if closing is None:
+        return
+    words = [trim_word(word) for word in closing.group(1).split()]
+    taken: list[str] = []
+    for word in reversed(words):
+        if not word or not (is_strong_name(word) or is_capitalised(word)):
+            break
+        taken.insert(0, word)
+    if taken and any(is_strong_name(word) for word in taken[:-1]):
+        taken = taken[-1:]  # "GOSS and EFB LightGBM": the last coined word
+    if taken:
+        yield Candidate(" ".join(taken), CLEAR, index, match.start())
 
 
 def _new_acronyms(sentence: str, index: int) -> Iterator[Candidate]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 
-from tui.core.naming.asides import aside_names
+from tui.core.naming.asides import aside_names, called_at_the_end
 from tui.core.naming.clauses import (
     BACKGROUND,
     OWNED,
@@ -97,6 +97,8 @@ _THE_APPOSITION = re.compile(r"\s*(?:,\s*(?:a|an|the|which|that)\s|:\s|\.?$)")
 _ENDS_DESCRIPTORS = CONNECTORS | frozenset("which that who whose where when while using".split())
 _DESCRIPTOR_GAPS = frozenset(["", ",", "--", "—", "–", ":", "-"])
 _PREPOSITION_AFTER = re.compile(r" (?:for|to|in|on|with|that|which|by|via)\b")
+# After "a new architecture NAME" the phrase may also go on with "based on".
+_AFTER_APPOSED_NAME = re.compile(r" (?:for|to|in|on|with|that|which|by|via|based on)\b")
 # "we propose a compression model to defend attacks: ComDefend." The name closes the
 # sentence whose object it names, after a colon or a dash.
 _CLOSING_NAME = re.compile(r"(?::|\s[-—–]{1,3})\s+(?=\S)(?!.*[:—–])")
@@ -191,6 +193,8 @@ def _find_candidates(sentence: str, index: int) -> tuple[Candidate, ...]:
     passive = PASSIVE.search(sentence) if hinted else None  # its verbs are in the hint
     if passive is not None:
         found.extend(before_passive(sentence[: passive.start()], index))
+    if hinted and not found:
+        found.extend(called_at_the_end(sentence, index))  # "we call this Group-Topic."
     if not found and ("," in sentence or "(" in sentence):
         # Only where no other phrasing named anything: "we present GroupNet built with a
         # novel DGConv operation" names GroupNet, its part comes in passing.
@@ -290,7 +294,7 @@ def _after_descriptors(
             if gap in _DESCRIPTOR_GAPS:
                 name, end = name_at(rest, following[1], strong_only=not gap)
                 if name and (
-                    followed_by_apposition(rest, end) or _PREPOSITION_AFTER.match(rest, end)
+                    followed_by_apposition(rest, end) or _AFTER_APPOSED_NAME.match(rest, end)
                 ):
                     yield Candidate(name, CLEAR, index, pos + following[1])
             return
