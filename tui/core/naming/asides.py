@@ -68,8 +68,9 @@ def called_at_the_end(sentence: str, index: int) -> Iterator[Candidate]:
     word comes before ("EFB LightGBM"). Not in a sentence that cites ("an algorithm
     introduced in [1] ... that we call here OPTSPACE")."""
     match = None
-    for match in _CALL.finditer(sentence):
-        pass
+    if " call" in sentence or " name" in sentence or " term" in sentence or " dub" in sentence:
+        for match in _CALL.finditer(sentence):
+            pass
     if match is None or "[" in sentence or "et al" in sentence:
         return
     closing = _CLOSING_WORDS.search(sentence, match.end())

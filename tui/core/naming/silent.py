@@ -28,16 +28,26 @@ _BUILT_ON = frozenset("based on upon of using uses use via from with under by in
 
 # "GibbsNet is", "HoloGAN instead learns", "that M3D-RPN achieves": a name, perhaps an
 # adverb, then a verb in the present or past ("learns", "is", "can", "was").
-_SUBJECT = re.compile(
-    r"(?:^|\bthat )(?:[Tt]he )?([^\s,;:()]{3,40}) (?:(?:[a-z]+ly|instead|also|then|thus|further) )?"
+_VERB_AFTER = (
+    r" (?:(?:[a-z]+ly|instead|also|then|thus|further) )?"
     r"(?:is|are|was|can|has|does|[a-z]{2,}[^s\W]s|[a-z]{3,}ed)\b"
 )
+_SUBJECT_OPENS = re.compile(rf"(?:[Tt]he )?([^\s,;:()]{{3,40}}){_VERB_AFTER}")
+# A literal start lets the engine skip ahead: several times faster than an alternation.
+_SUBJECT_AFTER_THAT = re.compile(rf" that (?:the )?([^\s,;:()]{{3,40}}){_VERB_AFTER}")
 _MIN_MENTIONS = 2
 _NAME_SHAPE = re.compile(r"[^\W_][\w+*'’.-]*")
 
 
 def silent_name(text: str, sentences: Sequence[str]) -> str:
     """The coined name the abstract uses for its unnamed contribution, or ""."""
+    # Most abstracts have no coined subject at all: check that first, it is cheap.
+    if not any(
+        is_strong_name(trim_word(match.group(1)))
+        for sentence in sentences[1:]
+        for match in _subjects(sentence)
+    ):
+        return ""
     first_intro = next(
         (i for i, sentence in enumerate(sentences) if any(True for _ in intro_objects(sentence))),
         None,
@@ -50,7 +60,7 @@ def silent_name(text: str, sentences: Sequence[str]) -> str:
         sentence = sentences[index]
         if BACKGROUND.search(sentence):
             continue
-        for match in _SUBJECT.finditer(sentence):
+        for match in _subjects(sentence):
             name = trim_word(match.group(1))
             if not _NAME_SHAPE.fullmatch(name) or not is_strong_name(name):
                 continue
@@ -64,6 +74,14 @@ def silent_name(text: str, sentences: Sequence[str]) -> str:
             if uses >= _MIN_MENTIONS and uses > best_uses:
                 best, best_uses = name, uses
     return best
+
+
+def _subjects(sentence: str) -> list[re.Match[str]]:
+    """Where a sentence has a subject and its verb: at its start, or after "that"."""
+    found = [match] if (match := _SUBJECT_OPENS.match(sentence)) else []
+    if " that " in sentence:
+        found.extend(_SUBJECT_AFTER_THAT.finditer(sentence))
+    return found
 
 
 def _first_use_is_own(sentences: Sequence[str], name: str, index: int, at: int) -> bool:
