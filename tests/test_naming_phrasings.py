@@ -41,6 +41,9 @@ from tui.core.naming.derive import derive_name
         # A lower-case long form whose acronym closes the object, used once.
         ("We propose attribute-guided augmentation (AGA), which learns a mapping to "
          "synthesize data.", "AGA"),
+        # "the X algorithm, a ...": a plain capitalised name, described at once.
+        ("We propose the Softstar algorithm, a softened heuristic-guided search technique "
+         "for control.", "Softstar"),
         # A name closing a sentence with a naming word.
         ("We model groups and topics jointly; we call this model, which learns both at "
          "once, Group-Topic.", "Group-Topic"),

@@ -91,6 +91,7 @@ _OUR = re.compile(
     r"(?:(?:proposed|new|novel|resulting|final|general|overall)\s+)?"
 )
 _NOT_AN_OBJECT = frozenset("to that how whether why what".split())
+_NOUN_APPOSITION = re.compile(r",\s+an?\s")
 _THE_APPOSITION = re.compile(r"\s*(?:,\s*(?:a|an|the|which|that)\s|:\s|\.?$)")
 # Words that end the noun phrase of the object: a name after them is in another phrase
 # ("we present experiments which use WSAT ...").
@@ -246,8 +247,10 @@ def _after_the(rest: str, after_the: int, pos: int, index: int) -> Iterator[Cand
         return
     if _THE_APPOSITION.match(rest, end):
         yield Candidate(name, CLEAR, index, pos + after_the)
-    elif is_generic_noun(word_after(rest, end)):
-        yield Candidate(name, CLEAR if is_strong_name(name) else LIKELY, index, pos)
+    elif is_generic_noun(noun := word_after(rest, end)):
+        # "the Softstar algorithm, a softened ... technique": described, so named.
+        described = _NOUN_APPOSITION.match(rest, end + 1 + len(noun)) is not None
+        yield Candidate(name, CLEAR if described or is_strong_name(name) else LIKELY, index, pos)
     elif is_strong_name(name) and _PREPOSITION_AFTER.match(rest, end):
         yield Candidate(name, CLEAR, index, pos + after_the)  # "propose the CVM-Net for"
     elif is_strong_name(name):
