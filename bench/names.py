@@ -9,8 +9,8 @@ Run from the repository root::
 **Headline: the labelled abstracts.** Each abstract of the label file (see
 ``bench/name_labels.py`` for its format and for the comparison: case, hyphens and spaces
 forgiven, nothing else) is read from its corpus file and named by the product's own
-``tui.core.lists.paragraphs.make_paper``. Printed for the whole file and for its two fixed halves
-(seed 12; half A is the one to develop on, half B is checked now and then): abstracts,
+``tui.core.lists.paragraphs.make_paper``. Printed for the whole file and for its two
+fixed halves (seed 12; half A is the one to develop on, half B is checked now and then): abstracts,
 how many have a primary name, names derived, right names, precision (right / derived)
 and recall (right / abstracts with a primary). ``--half a`` (or ``b``) prints only that
 half, so that developing on A does not show B. ``--verbose`` lists every miss and wrong
@@ -42,13 +42,15 @@ sys.path.insert(0, str(ROOT))  # run as a script from the repository root
 from bench.name_labels import (  # noqa: E402
     Label, LabelError, LabelScore, read_labels, score_names, split_halves,
 )
-from bench.names_titles import Tally, corpus_papers, judge, report_titles, title_figures  # noqa: E402
-from tui.core.naming.derive import derive_name, derive_title  # noqa: E402
-from tui.core.naming.text import split_sentences  # noqa: E402
-from tui.core.render.text import render  # noqa: E402
+from bench.names_titles import (  # noqa: E402
+    Tally, corpus_papers, judge, report_titles, title_figures,
+)
 from tui.core.lists.paragraphs import (  # noqa: E402
     SeedError, decode, looks_like_title, make_paper, paragraphs, read_list,
 )
+from tui.core.naming.derive import derive_name, derive_title  # noqa: E402
+from tui.core.naming.text import split_sentences  # noqa: E402
+from tui.core.render.text import render  # noqa: E402
 
 DEFAULT_LABELS = ROOT / ".." / "shared" / "names" / "names_dev.jsonl"
 DEFAULT_CORPORA = ROOT / ".." / "shared" / "corpora"
@@ -74,7 +76,8 @@ def labelled_names(corpora: Path, labels: Sequence[Label]) -> list[tuple[Label, 
         title, raws = files[label.file]
         if not 0 <= label.position < len(raws):
             raise LabelError(f"{label.where}: no such abstract in {corpora / label.file}")
-        pairs.append((label, make_paper(raws[label.position], title, label.file, label.position).name))
+        paper = make_paper(raws[label.position], title, label.file, label.position)
+        pairs.append((label, paper.name))
     return pairs
 
 

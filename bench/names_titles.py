@@ -3,9 +3,9 @@
 Titles are a weak reference: many correct names are ones the title does not use, so the
 precision here is a lower bound, kept as a secondary line beside the labelled figures
 (``bench/name_labels.py``). The abstracts go through the product's own path,
-``tui.core.lists.paragraphs.read_list`` (which renders each abstract with ``tui.core.render.text`` and
-calls ``derive_name`` and ``derive_title``), and each derived name is judged against the
-real title from the ``*.titles.jsonl`` sidecar:
+``tui.core.lists.paragraphs.read_list`` (which renders each abstract with
+``tui.core.render.text`` and calls ``derive_name`` and ``derive_title``), and each
+derived name is judged against the real title from the ``*.titles.jsonl`` sidecar:
 
 * A title that starts with a name and a colon ("CoupleNet: ...") *expects* that name.
   The prefix counts as a name when it is at most five words and either one word, or has
@@ -58,8 +58,8 @@ from pathlib import Path
 
 from bench.name_labels import JOINERS, MARKUP, comparison_form
 from tui.core.model import Paper
-from tui.core.render.text import render
 from tui.core.lists.paragraphs import read_list
+from tui.core.render.text import render
 
 _URL = re.compile(r"\S*(?:https?://|www\.|github\.com)\S*")
 _SKIPPED = frozenset("of for and the with in on a an to via by from".split())

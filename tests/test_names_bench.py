@@ -48,7 +48,8 @@ def test_comparison_form() -> None:
 
 
 def test_also_names_count_and_no_primary_means_none_is_right() -> None:
-    assert is_right("Decision Directed Acyclic Graph", label("DDAG", "Decision Directed Acyclic Graph"))
+    long_form = "Decision Directed Acyclic Graph"
+    assert is_right(long_form, label("DDAG", long_form))
     assert is_right("DAGSVM", label("DDAG", "DAGSVM"))
     assert not is_right("DAGSVM", label(None, "DAGSVM"))
 

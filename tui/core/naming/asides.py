@@ -8,7 +8,7 @@ Two phrasings that name the paper's own thing without "we propose X":
   Components Pruning (PCP)", is based on ...", "A new optimization strategy, Mean Field
   Annealing, is presented".
 
-:func:`aside_names` yields :class:`~tui.core.naming_phrases.Candidate` records for one
+:func:`aside_names` yields :class:`~tui.core.naming.phrases.Candidate` records for one
 sentence, as the other phrasing modules do; ``naming_patterns`` calls it.
 """
 
@@ -99,7 +99,8 @@ def _new_acronyms(sentence: str, index: int) -> Iterator[Candidate]:
         if found is None or found[1] < LIKELY:
             continue
         close = rest.find(")", rest.find("(" + found[0]))
-        if rest[close + 1 : close + 2] != "-":  # "a novel integral probability metric (IPM)-based GAN"
+        # Not "a novel integral probability metric (IPM)-based GAN": a modifier.
+        if rest[close + 1 : close + 2] != "-":
             yield Candidate(found[0], found[1], index, match.start(), found[2], aside=True)
 
 
