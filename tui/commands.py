@@ -9,14 +9,15 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from tui.core.drafts import DraftStore
 from tui.core.index.library import Library, open_library
 from tui.core.lists.paragraphs import SeedError
 from tui.core.search.filters import split_filters
 from tui.core.search.hits import SearchResult
 from tui.core.search.search import search, similar
 from tui.output import (
-    format_list_line, format_paper, hit_json, paper_json, print_result, result_json,
-    use_colour, width,
+    draft_json, draft_line, format_list_line, format_paper, hit_json, paper_json,
+    print_result, result_json, use_colour, width,
 )
 
 if TYPE_CHECKING:
@@ -122,10 +123,14 @@ def cmd_show(args: argparse.Namespace) -> int:
         if docnum is None:
             return EXIT_NONE
         paper = library.paper(docnum)
+        drafts = DraftStore().drafts_of(paper.id)  # unsaved note drafts, newest first
         if args.json:
-            print(json.dumps(paper_json(paper), ensure_ascii=False, indent=2))
+            print(json.dumps({**paper_json(paper), "draft": draft_json(drafts)},
+                             ensure_ascii=False, indent=2))
         else:
             print(format_paper(paper, use_colour(sys.stdout), width()))
+            if drafts:
+                print("\n" + draft_line(drafts))
         return EXIT_FOUND
 
 

@@ -11,8 +11,10 @@ import os
 import shutil
 import sys
 import textwrap
+from datetime import datetime
 from typing import TextIO
 
+from tui.core.drafts import Draft
 from tui.core.model import Paper
 from tui.core.render.text import render
 from tui.core.search.highlight import Spans, match_spans
@@ -139,6 +141,26 @@ def format_paper(paper: Paper, colour: bool, cols: int) -> str:
     if rendered.links:
         lines += ["", "Links:"] + [f"  {url}" for url in rendered.links]
     return "\n".join(lines)
+
+
+def draft_line(drafts: list[Draft]) -> str:
+    """What `show` says about unsaved note drafts (newest first): when, how long, and
+    how to get the text back."""
+    newest = drafts[0]
+    when = datetime.fromtimestamp(newest.saved_at / 1e9).strftime("%Y-%m-%d %H:%M")
+    more = f" (and {len(drafts) - 1} older)" if len(drafts) > 1 else ""
+    return (f"Draft: an unsaved note draft from {when}, {len(newest.text)} characters{more}; "
+            "press e on this paper in the reader to recover it")
+
+
+def draft_json(drafts: list[Draft]) -> dict[str, object] | None:
+    """The newest unsaved note draft as JSON (None when there is none)."""
+    if not drafts:
+        return None
+    newest = drafts[0]
+    return {"text": newest.text,
+            "saved_at": datetime.fromtimestamp(newest.saved_at / 1e9).isoformat(),
+            "count": len(drafts)}
 
 
 def format_list_line(paper: Paper, cols: int) -> str:

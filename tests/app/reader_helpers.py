@@ -8,6 +8,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from tui.app.app import PaperscopeApp
+from tui.core.model import Paper
 
 
 async def settle(pilot: Pilot) -> None:
@@ -35,3 +36,24 @@ async def type_query(pilot: Pilot, text: str) -> None:
 
 def _key(char: str) -> str:
     return {" ": "space", "/": "slash", "?": "question_mark"}.get(char, char)
+
+
+def selected(app: PaperscopeApp) -> Paper:
+    """The paper under the list's cursor."""
+    hit = app.reader.paper_list.current
+    assert hit is not None
+    return hit.paper
+
+
+def detail_text(app: PaperscopeApp) -> str:
+    """The detail pane's text as drawn."""
+    return "\n".join(strip.text for strip in app.reader.detail._strips)
+
+
+async def wait_until(pilot: Pilot, condition, what: str) -> None:
+    """Let the app run until `condition()` holds (a timer is involved, not a worker)."""
+    for _ in range(300):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")

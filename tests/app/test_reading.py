@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 
 import tui.app.reading as reading
-from reader_helpers import settle
+from reader_helpers import detail_text, selected, settle, wait_until
 from tui.app.app import PaperscopeApp
+from tui.app.screens.confirm import ConfirmDiscard
 from tui.app.screens.note import NoteScreen
 from tui.core.model import Paper
 from tui.core.render.text import render
@@ -21,20 +21,10 @@ from tui.core.state import StateStore, default_state_path
 SIZE = (120, 40)
 
 
-def selected(app: PaperscopeApp) -> Paper:
-    hit = app.reader.paper_list.current
-    assert hit is not None
-    return hit.paper
-
-
 def markers(app: PaperscopeApp, paper: Paper) -> str:
     text = app.reader.paper_list.row_markers(paper)
     assert text is not None
     return text.plain
-
-
-def detail_text(app: PaperscopeApp) -> str:
-    return "\n".join(strip.text for strip in app.reader.detail._strips)
 
 
 def capture_notifications(app: PaperscopeApp) -> list[str]:
@@ -49,13 +39,6 @@ def capture_notifications(app: PaperscopeApp) -> list[str]:
     return said
 
 
-async def wait_until(pilot: Pilot, condition, what: str) -> None:
-    """Let the app run until `condition()` holds (a timer is involved, not a worker)."""
-    for _ in range(300):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 # -- star, read, note ----------------------------------------------------------------------
@@ -141,9 +124,18 @@ async def test_e_writes_a_note_shown_in_the_detail_pane(make_app) -> None:
         assert not isinstance(app.screen, NoteScreen)
         assert app.state.note(paper.id) == "good idea"
         assert "good idea" in detail_text(app)
-        # Esc leaves the note as it was.
+        # Esc leaves the note as it was, once the question is answered "y" (discard);
+        # "n" goes back to the editor with the text kept.
         await pilot.press("e", "x", "y", "escape")
+        assert isinstance(app.screen, ConfirmDiscard)
+        await pilot.press("n")
+        assert isinstance(app.screen, NoteScreen) and app.screen.text == "good ideaxy"
+        await pilot.press("escape", "y")
+        assert app.screen is app.reader
         assert app.state.note(paper.id) == "good idea"
+        # Esc with the text unchanged asks nothing.
+        await pilot.press("e", "escape")
+        assert app.screen is app.reader
         # The Save button saves too.
         await pilot.press("e", "!")
         await pilot.click("#note-save")

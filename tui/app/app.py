@@ -20,16 +20,19 @@ from textual.widgets import Input
 
 from tui.app import bindings
 from tui.app.collector import IdleCollector
+from tui.app.hangup import WATCH_S, HangupGuard
 from tui.app.keymap import load_keymap
 from tui.app.messages import IndexProgress, LibraryFailed, LibraryReady, SearchDone
 from tui.app.screens.reader import WIDE_FROM, ReaderScreen, first_screen_guess
 from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
+from tui.core.drafts import DRAFTS_FOLDER, DraftStore
 from tui.core.index import first_screen
 from tui.core.state import StateStore
 if TYPE_CHECKING:
     from textual.command import Provider
 
+    from tui.app.drafting import DraftKeeper
     from tui.core.index.library import Library
 
 
@@ -69,6 +72,12 @@ class PaperscopeApp(App[None]):
         self._startup_notices = loaded.notices
         self.state = StateStore()
         """Stars, read marks and notes (the core's store; saved after every change)."""
+        self.drafts = DraftStore(self.state.path.parent / DRAFTS_FOLDER)
+        """The note editor's drafts, beside the reading state."""
+        self.note_keeper: DraftKeeper | None = None
+        """Keeps the last opened note editor's text as a draft."""
+        self.hangup = HangupGuard(self.keep_typed_text, lambda code: self.exit(return_code=code))
+        """Ends the reader cleanly on SIGHUP, SIGTERM or a terminal that went away."""
         self._notices_shown: set[str] = set()
         self.first_screen = first_screen.look(settings.seeds, settings.index_dir)
         """The list's first rows as last shown, with the key to keep them under."""
@@ -104,6 +113,9 @@ class PaperscopeApp(App[None]):
             self.notify(notice, severity="warning", timeout=10)
         self.report_state_notices()
         self.app_resume_signal.subscribe(self, self._redraw_after_resume)
+        if not self.is_headless:
+            self.hangup.install()
+            self.set_interval(WATCH_S, self.hangup.check_terminal, name="terminal watch")
         # After the first frame: the worker's imports (Whoosh, the core) would otherwise
         # compete with it for the interpreter.
         self.call_after_refresh(self._open_library,
@@ -180,14 +192,29 @@ class PaperscopeApp(App[None]):
 
     def on_unmount(self) -> None:
         self.collector.stop()
-        self.state.save()  # normally a no-op: each change is saved as it is made
+        self.keep_typed_text()  # a quit with the note editor open keeps its text
+        self.drafts.close()
         if self.library is not None:
             self.library.close()
+
+    def keep_typed_text(self) -> None:
+        """Write the open note's draft now, and the reading state (normally saved already)."""
+        if self.note_keeper is not None:
+            self.note_keeper.flush()
+        self.state.save()
+
+    async def run_async(self, **options: object):  # type: ignore[override]
+        """Textual's, then, after a signal, leave without waiting for worker threads."""
+        try:
+            return await super().run_async(**options)  # type: ignore[arg-type]
+        finally:
+            self.hangup.finish()
+            self.hangup.uninstall()
 
     def report_state_notices(self) -> None:
         """Show the reading state's new problems (a corrupt file moved aside, a folder
         that cannot be written) as notifications; each one once."""
-        for notice in self.state.notices:
+        for notice in [*self.state.notices, *self.drafts.notices]:
             if notice not in self._notices_shown:
                 self._notices_shown.add(notice)
                 self.notify(notice, title="Reading state", severity="warning", timeout=10)

@@ -133,6 +133,14 @@ NOTE = [
 ]
 """Keys of the note editor (on top of the text area's editing keys)."""
 
+CONFIRM = [
+    Binding("y", "discard", "Discard", id="confirm.discard",
+            tooltip="Discard the note's unsaved text."),
+    Binding("n,escape", "keep", "Keep editing", id="confirm.keep",
+            tooltip="Go back to the note editor."),
+]
+"""Keys of the question Esc asks when a note's text would be lost."""
+
 HELP = [
     Binding("escape,q,question_mark,f1", "close", "Close", id="help.close",
             tooltip="Close the help screen."),
@@ -159,6 +167,7 @@ SCOPES = [
     Scope("Detail pane", DETAIL),
     Scope("Reading (list and detail)", READING),
     Scope("Note editor", NOTE),
+    Scope("Discarding a note's changes", CONFIRM),
     Scope("Help screen", HELP[:1]),
 ]
 """The bindings in the order the help screen lists them."""
@@ -166,5 +175,5 @@ SCOPES = [
 
 def binding_ids() -> set[str]:
     """Every binding id the reader knows, for checking keymap files."""
-    scopes = (APP, READER, SEARCH, LIST, DETAIL, READING, NOTE, HELP)
+    scopes = (APP, READER, SEARCH, LIST, DETAIL, READING, NOTE, CONFIRM, HELP)
     return {b.id for scope in scopes for b in scope if b.id}

@@ -193,23 +193,14 @@ class ReadingActions:
             self.reading_state_changed()
 
     def action_edit_note(self) -> None:
-        """Open the note editor on the selected paper."""
+        """Open the note editor on the selected paper (from its left draft, if any)."""
         paper = self._paper_or_bell()
         if paper is None:
             return
-        paper_id = paper.id
+        from tui.app.drafting import open_note_editor
 
-        def saved(text: str | None) -> None:
-            if text is not None and text != self.state.note(paper_id):
-                self.state.set_note(paper_id, text)
-                self.reading_state_changed()
-
-        # Imported when first used: the note editor's text area is a tenth of the
-        # reader's import time, and most sessions never open it.
-        from tui.app.screens.note import NoteScreen
-
-        self.app.push_screen(NoteScreen(paper.name or paper.title, self.state.note(paper_id)),
-                             saved)
+        self.app.note_keeper = open_note_editor(self.app, paper, self.state, self.app.drafts,
+                                                self.reading_state_changed)
 
     def schedule_read(self, paper: Paper | None) -> None:
         """Mark `paper` read once it has stayed in the detail pane `read_after` seconds.

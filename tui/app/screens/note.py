@@ -2,9 +2,12 @@
 
 It answers with the new text (`dismiss(text)`) or with None when cancelled, so the
 reader alone decides what to store; the editor knows nothing of the reading state.
+Cancelling changed text asks first (`ConfirmDiscard`): the text would be gone.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -19,17 +22,28 @@ class NoteScreen(ModalScreen[str | None]):
 
     BINDINGS = bindings.NOTE
 
-    def __init__(self, title: str, note: str) -> None:
+    def __init__(self, title: str, note: str, *, start: str | None = None,
+                 notice: str | None = None) -> None:
+        """`note` is the saved note; the editor starts from `start` (a recovered draft)
+        when given, with `notice` shown above it."""
         super().__init__()
         self.paper_title = title
         """The paper the note is on, shown above the editor."""
         self.note = note
-        """The note as it was when the editor opened."""
+        """The note as it was saved when the editor opened."""
+        self.start = note if start is None else start
+        """What the editor starts with."""
+        self.notice = notice
+        """A line above the editor (that it starts from a recovered draft), or None."""
+        self.on_text_changed: Callable[[str], None] | None = None
+        """Called with the text after each change (the draft keeper)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog"):
             yield Label(f"Note on {self.paper_title}", id="note-title")
-            yield TextArea(self.note, id="note-text", soft_wrap=True, show_line_numbers=False)
+            if self.notice:
+                yield Label(self.notice, id="note-recovered")
+            yield TextArea(self.start, id="note-text", soft_wrap=True, show_line_numbers=False)
             with Horizontal(id="note-buttons"):
                 yield Label("ctrl+s save · Esc cancel", id="note-hint")
                 yield Button("Save", variant="primary", id="note-save")
@@ -47,11 +61,25 @@ class NoteScreen(ModalScreen[str | None]):
         """What the editor holds now."""
         return self.query_one(TextArea).text
 
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        if self.on_text_changed is not None:
+            self.on_text_changed(event.text_area.text)
+
     def action_save(self) -> None:
         self.dismiss(self.text)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if self.text == self.note:
+            self.dismiss(None)
+            return
+        from tui.app.screens.confirm import ConfirmDiscard
+
+        def answered(discard: bool | None) -> None:
+            if discard and self.is_active:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmDiscard(), answered)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -133,6 +133,7 @@ class ReaderScreen(ReadingActions, Screen[None]):
         self.query_one(MatchBanner).say(None)
         state = self.app.state  # type: ignore[attr-defined]
         self.query_one(PaperList).state = self.query_one(DetailView).state = state
+        self.query_one(DetailView).drafts = self.app.drafts  # type: ignore[attr-defined]
         if self.library is not None:
             self._show_library(self.library)
             return

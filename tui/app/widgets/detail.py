@@ -20,6 +20,7 @@ from tui.app.widgets.detail_reading import reading_text
 from tui.app.widgets.detail_text import MATCH_META, DetailStyles, detail_text
 from tui.app.widgets.scrolling import LineStyle, set_virtual_size
 if TYPE_CHECKING:
+    from tui.core.drafts import DraftStore
     from tui.core.model import Paper
     from tui.core.state import StateStore
 
@@ -66,6 +67,8 @@ class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
         self.placeholder = "No paper selected."
         self.state: StateStore | None = None
         """Reading state (star, read, note) shown under the abstract; None shows none."""
+        self.drafts: DraftStore | None = None
+        """Note drafts, marked under the abstract; None marks none."""
         self._strips: list[Strip] = []
         self._width = 0
 
@@ -97,7 +100,8 @@ class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
             text, self.match_count = detail_text(self.paper, self.terms, self._styles(),
                                                  self.list_size, self.current_match)
             if self.state is not None:
-                text.append_text(reading_text(self.paper, self.state, self._styles()))
+                drafted = self.drafts is not None and self.drafts.has_draft(self.paper.id)
+                text.append_text(reading_text(self.paper, self.state, self._styles(), drafted))
         lines = console.render_lines(text, console.options.update(width=width, height=None),
                                      pad=False)
         self._strips = [Strip(line) for line in lines]

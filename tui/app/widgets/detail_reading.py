@@ -16,13 +16,17 @@ if TYPE_CHECKING:
     from tui.core.state import StateStore
 
 
-def reading_text(paper: Paper, state: StateStore, styles: DetailStyles) -> Text:
-    """A line for the star and read mark, then the note under a heading, if any.
+def reading_text(paper: Paper, state: StateStore, styles: DetailStyles,
+                 drafted: bool = False) -> Text:
+    """A line for the star and read mark (and an unsaved draft of the note, when
+    `drafted`), then the note under a heading, if any.
 
     Words, not only symbols, so that it reads the same without colour.
     """
     marks = ["★ starred" if state.is_starred(paper.id) else "not starred",
              "read" if state.is_read(paper.id) else "• unread"]
+    if drafted:
+        marks.append("✎ unsaved note draft (e recovers it)")
     out = Text()
     out.append("\n\n" + " · ".join(marks), style=styles.meta)
     note = state.note(paper.id).strip()
