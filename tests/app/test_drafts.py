@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 
 import pytest
+from textual.widgets import TextArea
 
 import tui.app.drafting as drafting
 import tui.app.hangup as hangup
@@ -151,13 +152,16 @@ async def test_a_signal_keeps_the_draft_then_ends(make_app, monkeypatch, gone: b
         await settle(pilot)
         app.hangup.leave = left.append
         paper = selected(app)
-        await pilot.press("e", *"typed")
+        await pilot.press("e")
+        # Typed, and the signal comes before the change's message has been handled.
+        app.screen.query_one(TextArea).insert("typed")
         app.hangup.end(signal.SIGTERM)
         assert on_disk(app, paper) == ["typed"]  # written before anything else
         assert left == ([143] if gone else [])
         await pilot.pause()
     # (Past the normal exit, `run_async` leaves too; the test harness does not run it.)
     assert app.return_code == (None if gone else 143)
+    assert on_disk(app, paper) == ["typed"]  # the exit wrote no older text over it
 
 
 def test_a_hung_up_terminal_is_told_apart() -> None:
@@ -192,3 +196,24 @@ def test_the_handler_only_hands_over(monkeypatch) -> None:
     guard._on_signal(signal.SIGTERM, None)  # a second signal changes nothing
     assert scheduled == [(guard.end, signal.SIGHUP)] and alarms == [hangup.GRACE_S]
     assert kept == []
+
+
+def test_a_terminal_lost_without_a_signal_ends_the_reader() -> None:
+    """With SIGHUP not delivered (the reader outside the terminal's session), the
+    periodic check finds the hung-up terminal and takes the same way out."""
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    kept, exits, left = [], [], []
+    guard = hangup.HangupGuard(lambda: kept.append(True), exits.append, terminal_fd=slave)
+    guard.leave = left.append
+    try:
+        guard.check_terminal()
+        assert kept == [] and left == []  # the terminal is there: nothing happens
+        os.close(master)
+        guard.check_terminal()
+    finally:
+        os.close(slave)
+        signal.alarm(0)  # the last-resort alarm the check armed
+    assert kept == [True] and exits == [] and left == [128 + signal.SIGHUP]

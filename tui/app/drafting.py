@@ -67,8 +67,9 @@ class DraftKeeper:
             try:
                 # The editor itself, not the last change seen: a signal may come before
                 # the change message of the last key has been handled.
-                text = self._read_text()
+                text = self._latest = self._read_text()
             except Exception:  # noqa: BLE001 - the editor's widgets are gone (shutting down)
+                # What was last seen: after a signal, the text read then, never older.
                 text = self._latest
         if text == self._written or self.store.write(self.paper_id, text):
             self._written = text
