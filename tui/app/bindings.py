@@ -139,7 +139,8 @@ CONFIRM = [
     Binding("n,escape", "keep", "Keep editing", id="confirm.keep",
             tooltip="Go back to the note editor."),
 ]
-"""Keys of the question Esc asks when a note's text would be lost."""
+"""Keys of the question Esc asks when a note's text would be lost (the question says
+them itself, so the help screen leaves them out; they can still be remapped)."""
 
 HELP = [
     Binding("escape,q,question_mark,f1", "close", "Close", id="help.close",
@@ -167,7 +168,6 @@ SCOPES = [
     Scope("Detail pane", DETAIL),
     Scope("Reading (list and detail)", READING),
     Scope("Note editor", NOTE),
-    Scope("Discarding a note's changes", CONFIRM),
     Scope("Help screen", HELP[:1]),
 ]
 """The bindings in the order the help screen lists them."""
