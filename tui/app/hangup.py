@@ -63,7 +63,7 @@ class HangupGuard:
         """`keep` writes what must survive; `exit_app(code)` ends the app normally."""
         self.keep = keep
         self.exit_app = exit_app
-        self.terminal_fd = sys.__stderr__.fileno() if terminal_fd is None else terminal_fd
+        self.terminal_fd = 2 if terminal_fd is None else terminal_fd
         """The descriptor the reader draws to (Textual's driver writes to stderr)."""
         self.signum: int | None = None
         """The signal (or SIGHUP for a lost terminal) that is ending the reader."""
