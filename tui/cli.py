@@ -15,7 +15,7 @@ from typing import NoReturn
 from tui import __version__
 
 EXIT_FOUND, EXIT_NONE, EXIT_USAGE = 0, 1, 2
-SUBCOMMANDS = ("search", "show", "list", "index", "similar", "export")
+SUBCOMMANDS = ("search", "show", "list", "index", "similar", "export", "serve")
 
 
 class UsageError(Exception):
@@ -43,7 +43,7 @@ def build_parser() -> _Parser:
         prog="paperscope",
         description="A keyboard-driven reader for conference paper lists. With no "
                     "subcommand it opens the reader, with QUERY already typed.",
-        epilog="subcommands: search, show, list, index, similar, export "
+        epilog="subcommands: search, show, list, index, similar, export, serve "
                "('paperscope SUBCOMMAND --help' for each)",
     )
     parser.add_argument("--version", action="version", version=f"paperscope {__version__}")
@@ -95,6 +95,13 @@ def build_subparsers() -> dict[str, _Parser]:
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (atomically) instead of standard output")
 
+    p = subs["serve"] = _Parser(prog="paperscope serve", description=(
+        "Serve the reader to web browsers: each tab gets its own reader on the same "
+        "lists and reading state. Stop with ctrl+c."))
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+
     for parser in subs.values():
         _common(parser)
     return subs
@@ -107,6 +114,13 @@ def _positive(value: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
     if number < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return number
+
+
+def _port(value: str) -> int:
+    number = _positive(value)
+    if number > 65535:
+        raise argparse.ArgumentTypeError(f"not a port (1-65535): {value}")
     return number
 
 

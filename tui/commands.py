@@ -214,6 +214,21 @@ def cmd_reader(args: argparse.Namespace) -> int:
     return run(args.seeds, args.index_dir, " ".join(args.query))
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from tui.serve import ServeError, check_port, serve  # aiohttp: serve only
+
+    try:
+        check_port(args.host, args.port)
+        # Opened once here: bad lists fail now, in one line, and the index is built
+        # before the first tab asks for it.
+        with load(args, show_progress=True):
+            pass
+        return serve(args.seeds, args.index_dir, args.host, args.port)
+    except ServeError as exc:
+        print(f"paperscope: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
 COMMANDS: dict[str | None, Callable[[argparse.Namespace], int]] = {
     None: cmd_reader,
     "search": cmd_search,
@@ -222,6 +237,7 @@ COMMANDS: dict[str | None, Callable[[argparse.Namespace], int]] = {
     "index": cmd_index,
     "similar": cmd_similar,
     "export": cmd_export,
+    "serve": cmd_serve,
 }
 
 
