@@ -196,6 +196,9 @@ class Page:
         self.chrome = chrome
         # Per tab: every tab is a target of its own for the DevTools protocol.
         chrome.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})
+        # A headless window never has the focus; without this the page's focus and
+        # blur events (which tell the reader it is being looked at) never come.
+        chrome.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
 
     def open(self, url: str) -> None:
         self.chrome.get(url)
@@ -220,6 +223,11 @@ class Page:
                 return screen
             time.sleep(0.05)
         raise AssertionError(f"the page did not show what was awaited; it shows:\n{screen}")
+
+    def focus(self) -> None:
+        """Give the terminal the keyboard focus, as a click on it would."""
+        self.chrome.execute_script(
+            "document.querySelector('.xterm-helper-textarea').focus()")
 
     def type(self, keys: str) -> None:
         """Type into the terminal as a person would (Selenium's key events)."""

@@ -91,6 +91,8 @@ def test_star_a_paper_in_the_browser_and_export_it(chrome, served: ServedReader,
     page = _new_tab(chrome, served.url)
     screen = page.wait_for(lambda s: "Gecko" in s and "38 papers" in s)
     assert len(list_rows(screen)) > 10  # the list, not only the first screen's guess
+    page.focus()
+    page.wait_for("? Help")  # the footer's keys show while the page has the focus
     if target := os.environ.get("PAPERSCOPE_BROWSER_SCREENSHOT"):
         chrome.save_screenshot(target)
     assert len(served.readers()) == 1  # this tab's own reader

@@ -1,0 +1,250 @@
+"""The reader in a browser beside the reader in a terminal: start-up and keystrokes.
+
+    python bench/browser.py [--seeds PATH...] [--runs 5] [--index-dir DIR]
+
+Needs Chromium and chromedriver (Debian: chromium, chromium-driver) and tmux.
+
+1. Start-up: the time until the first paper's name shows in the list. In the browser:
+   from the tab's navigation start to the first frame xterm.js rendered with it, in
+   the page's own clock (`paperscope serve` already running, as a user finds it: the
+   page, its websocket and a fresh reader process per tab are all counted). In the
+   terminal: from starting `tmux new-session` with `python -m tui` to the first
+   `capture-pane` that shows it (polled; one capture takes a few ms). Runs alternate,
+   browser then terminal; medians are compared.
+2. Keystroke: the names of the first papers typed one key at a time into the search
+   box (every prefix of a name finds its paper, so no key waits for the "did you
+   mean" pause); each key is timed
+   until the list (the left pane, below the search box) first shows a change. In the
+   browser from the page's keydown event to the rendered frame, in the page's clock;
+   in the terminal from `tmux send-keys` to the capture that shows it. Keys after
+   which the list did not change within a second are counted, not timed.
+
+Both readers run on the same lists, index and terminal size (the page's). The load
+average is printed with the figures: the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.reader import _percentile  # noqa: E402
+from bench.webpage import (  # noqa: E402
+    Page, ServedReader, find_browser, free_port, list_rows, open_browser,
+)
+
+CHANGE_SECONDS = 1.0
+"""How long a key may take to change the list before it counts as changing nothing."""
+SETTLE_SECONDS = 0.4
+"""The pause after each key, so that the next one starts from a quiet reader."""
+
+
+class Terminal:
+    """The reader in a detached tmux session of its own, at a fixed size."""
+
+    def __init__(self, command: str, width: int, height: int, env: dict[str, str]) -> None:
+        self.started = time.perf_counter()
+        self.tmux = ["tmux", "-L", f"paperscope-bench-{uuid.uuid4().hex[:8]}", "-f", "/dev/null"]
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", "bench", "-x", str(width),
+                        "-y", str(height), f"env -u COLUMNS -u LINES {exports} {command}"],
+                       check=True)
+
+    def screen(self) -> str:
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", "bench"],
+                              check=True, capture_output=True, text=True).stdout
+
+    def key(self, key: str, literal: bool = True) -> float:
+        """Send one key; the perf_counter time just before."""
+        started = time.perf_counter()
+        subprocess.run([*self.tmux, "send-keys", "-t", "bench", *(["-l"] if literal else []),
+                        key], check=True)
+        return started
+
+    def wait(self, check, timeout: float) -> tuple[float, str] | None:
+        """(perf_counter time, screen) of the first capture for which `check` holds."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            screen = self.screen()
+            if check(screen):
+                return time.perf_counter(), screen
+        return None
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], check=False, capture_output=True)
+
+
+def _names(seeds: list[str] | None, index_dir: str, queries: int) -> tuple[str, list[str]]:
+    """What the list's first row starts with (the first paper's name or title), and the
+    names of the first `queries` papers that have one, lower-cased, to type.
+
+    Every prefix of a paper's name finds that paper, so no key waits for the "did you
+    mean" that follows a pause when nothing matches.
+    """
+    from tui.core.library import open_library
+
+    with open_library(seeds, index_dir) as library:
+        papers = library.papers()
+    names = [p.name.lower() for p in papers if p.name and p.name.isascii()][:queries]
+    return (papers[0].name or papers[0].title)[:20], names
+
+
+def _shows(name: str):
+    return lambda screen: any(name in row for row in list_rows(screen))
+
+
+def browser_startup(chrome, url: str, name: str) -> float:
+    """ms from navigation start to the first frame whose list shows `name`."""
+    chrome.switch_to.new_window("tab")
+    page = Page(chrome)
+    page.open(url)
+    page.wait_for(_shows(name))
+    first = next(t for t, screen in page.frames() if _shows(name)(screen))
+    chrome.close()
+    chrome.switch_to.window(chrome.window_handles[0])
+    return first
+
+
+def terminal_startup(command: str, size: tuple[int, int], env: dict[str, str],
+                     name: str) -> float:
+    terminal = Terminal(command, *size, env)
+    try:
+        seen = terminal.wait(_shows(name), timeout=60)
+        assert seen is not None, "the terminal reader did not show the list"
+        return (seen[0] - terminal.started) * 1000
+    finally:
+        terminal.close()
+
+
+def browser_keys(chrome, url: str, name: str, queries: list[str]) -> tuple[list[float], int]:
+    """ms per key from keydown to the frame whose list changed; keys that changed none."""
+    chrome.switch_to.new_window("tab")
+    page = Page(chrome)
+    page.open(url)
+    page.wait_for(_shows(name))
+    page.type("/")
+    time.sleep(SETTLE_SECONDS)
+    timed: list[float] = []
+    unchanged = 0
+    for query in queries:
+        for key in query:
+            before = list_rows(page.screen())
+            keys_before = len(page.key_times())
+            page.type(key)
+            deadline = time.monotonic() + CHANGE_SECONDS
+            while time.monotonic() < deadline and list_rows(page.screen()) == before:
+                time.sleep(0.01)
+            time.sleep(SETTLE_SECONDS)
+            down = page.key_times()[keys_before]
+            changed = [t for t, screen in page.frames() if t > down and list_rows(screen) != before]
+            if changed:
+                timed.append(changed[0] - down)
+            else:
+                unchanged += 1
+        page.type("\ue003" * len(query))  # backspace: an empty box for the next query
+        time.sleep(SETTLE_SECONDS)
+    chrome.close()
+    chrome.switch_to.window(chrome.window_handles[0])
+    return timed, unchanged
+
+
+def terminal_keys(command: str, size: tuple[int, int], env: dict[str, str], name: str,
+                  queries: list[str]) -> tuple[list[float], int]:
+    terminal = Terminal(command, *size, env)
+    timed: list[float] = []
+    unchanged = 0
+    try:
+        assert terminal.wait(_shows(name), timeout=60), "the terminal reader did not start"
+        terminal.key("/")
+        time.sleep(SETTLE_SECONDS)
+        for query in queries:
+            for key in query:
+                before = list_rows(terminal.screen())
+                sent = terminal.key(key)
+                seen = terminal.wait(lambda s: list_rows(s) != before, CHANGE_SECONDS)
+                if seen:
+                    timed.append((seen[0] - sent) * 1000)
+                else:
+                    unchanged += 1
+                time.sleep(SETTLE_SECONDS)
+            for _ in query:
+                terminal.key("BSpace", literal=False)
+            time.sleep(SETTLE_SECONDS)
+    finally:
+        terminal.close()
+    return timed, unchanged
+
+
+def _summary(values: list[float]) -> str:
+    return (f"median {statistics.median(values):7.1f} ms   p95 {_percentile(values, 0.95):7.1f}"
+            f" ms   ({len(values)} timed)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", nargs="+", help="lists (default: the bundled ones)")
+    parser.add_argument("--runs", type=int, default=5, help="start-ups of each (default 5)")
+    parser.add_argument("--queries", type=int, default=4,
+                        help="how many papers' names to type (default 4)")
+    parser.add_argument("--index-dir", help="where to keep the index (default: a temp dir)")
+    args = parser.parse_args(argv)
+    found = find_browser()
+    if found is None:
+        print("bench: needs chromium and chromedriver", file=sys.stderr)
+        return 2
+
+    home = Path(tempfile.mkdtemp(prefix="paperscope-bench-browser-"))
+    index_dir = args.index_dir or str(home / "index")
+    env = {"PAPERSCOPE_DATA_DIR": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config")}
+    name, queries = _names(args.seeds, index_dir, args.queries)
+    seeds = [os.path.abspath(p) for p in args.seeds or []]
+    reader = shlex.join([sys.executable, "-m", "tui", "--index-dir", index_dir,
+                         *(["--seeds", *seeds] if seeds else [])])
+    print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
+
+    server = ServedReader(free_port(), index_dir, dict(os.environ, **env), seeds)
+    chrome = open_browser(*found)
+    try:
+        probe = Page(chrome)
+        probe.open(server.url)
+        probe.wait_for(_shows(name))
+        size = probe.size()
+        print(f"terminal size {size[0]}x{size[1]}, first row {name!r}")
+
+        in_browser, in_terminal = [], []
+        for _ in range(args.runs):
+            in_browser.append(browser_startup(chrome, server.url, name))
+            in_terminal.append(terminal_startup(reader, size, env, name))
+        browser_ms, terminal_ms = statistics.median(in_browser), statistics.median(in_terminal)
+        print(f"start-up, browser : median {browser_ms:7.0f} ms  "
+              f"(runs {', '.join(f'{v:.0f}' for v in in_browser)})")
+        print(f"start-up, terminal: median {terminal_ms:7.0f} ms  "
+              f"(runs {', '.join(f'{v:.0f}' for v in in_terminal)})")
+        print(f"start-up ratio browser/terminal: {browser_ms / terminal_ms:.2f}")
+
+        keys_browser, still_b = browser_keys(chrome, server.url, name, queries)
+        keys_terminal, still_t = terminal_keys(reader, size, env, name, queries)
+        print(f"keystroke, browser : {_summary(keys_browser)}, {still_b} left the list as it was")
+        print(f"keystroke, terminal: {_summary(keys_terminal)}, {still_t} left the list as it was")
+        print("keystroke ratio browser/terminal (medians): "
+              f"{statistics.median(keys_browser) / statistics.median(keys_terminal):.2f}")
+    finally:
+        chrome.quit()
+        server.stop()
+    print(f"load average after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
