@@ -72,23 +72,25 @@ def check_port(host: str, port: int) -> None:
     """Raise ServeError when `host:port` cannot be listened on (in use, or no such host).
 
     aiohttp would only say so after its start-up has printed the address; checking
-    first keeps the failure to one line.
+    first keeps the failure to one line. It binds as aiohttp does (SO_REUSEADDR).
     """
     try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        with socket.create_server((host.strip("[]"), port), family=family):
-            pass
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror:
+        raise ServeError(f"cannot listen on {host}:{port}: no such host") from None
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+            probe.listen()
     except OSError as exc:
         raise ServeError(_listen_error(host, port, exc)) from None
 
 
 def _listen_error(host: str, port: int, exc: OSError) -> str:
-    if exc.errno == errno.EADDRINUSE:
-        why = "the port is already in use"
-    elif isinstance(exc, socket.gaierror):
-        why = "no such host"
-    else:
-        why = exc.strerror or str(exc)
+    why = "the port is already in use" if exc.errno == errno.EADDRINUSE else (
+        exc.strerror or str(exc))
     return f"cannot listen on {host}:{port}: {why}"
 
 
@@ -150,7 +152,8 @@ def serve(seeds: Sequence[str] | None, index_dir: str | None, host: str, port: i
     if not is_loopback(host):
         print(f"paperscope: warning: serving on {host}: anyone who can reach port {port} "
               "can read the lists and change the reading state", file=sys.stderr)
-    server = ReaderServer(reader_command(seeds, index_dir), host, port)
+    # An IPv6 address may come in brackets, as in a URL; sockets take it bare.
+    server = ReaderServer(reader_command(seeds, index_dir), host.strip("[]"), port)
     try:
         server.serve()
     except OSError as exc:  # lost a race for the port since check_port
