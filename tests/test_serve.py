@@ -112,3 +112,10 @@ def test_other_pages_may_not_open_a_reader(tmp_path: Path) -> None:
         assert server.readers() == []  # no reader was started for them
     finally:
         server.stop()
+
+
+def test_a_host_that_cannot_be_listened_on_fails_in_one_line() -> None:
+    proc = _paperscope("serve", "--host", "no-such-host.invalid", "--port", str(free_port()))
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.endswith(": no such host\n") and proc.stderr.count("\n") == 1
