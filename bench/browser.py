@@ -13,11 +13,11 @@ Needs Chromium and chromedriver (Debian: chromium, chromium-driver) and tmux.
    browser then terminal; medians are compared.
 2. Keystroke: the names of the first papers typed one key at a time into the search
    box (every prefix of a name finds its paper, so no key waits for the "did you
-   mean" pause); each key is timed
-   until the list (the left pane, below the search box) first shows a change. In the
-   browser from the page's keydown event to the rendered frame, in the page's clock;
-   in the terminal from `tmux send-keys` to the capture that shows it. Keys after
-   which the list did not change within a second are counted, not timed.
+   mean" pause); each key is timed until the list (the left pane, below the search
+   box) first shows a change. In the browser from the page's keydown event to the
+   rendered frame, in the page's clock; in the terminal from `tmux send-keys` to the
+   capture that shows it. Each key waits until the screen has been still for 0.4 s;
+   keys after which the list did not change within two seconds are counted, not timed.
 
 Both readers run on the same lists, index and terminal size (the page's). The load
 average is printed with the figures: the machine may be shared.
@@ -44,10 +44,11 @@ from bench.webpage import (  # noqa: E402
     Page, ServedReader, find_browser, free_port, list_rows, open_browser,
 )
 
-CHANGE_SECONDS = 1.0
+CHANGE_SECONDS = 2.0
 """How long a key may take to change the list before it counts as changing nothing."""
-SETTLE_SECONDS = 0.4
-"""The pause after each key, so that the next one starts from a quiet reader."""
+QUIET_SECONDS = 0.4
+"""How long the screen must stay as it is before the next key: each key starts from a
+reader that has drawn everything the previous one caused."""
 
 
 class Terminal:
@@ -100,6 +101,17 @@ def _names(seeds: list[str] | None, index_dir: str, queries: int) -> tuple[str, 
     return (papers[0].name or papers[0].title)[:20], names
 
 
+def _quiet(screen, timeout: float = 30.0) -> None:
+    """Until `screen()` has stayed the same for QUIET_SECONDS."""
+    deadline = time.monotonic() + timeout
+    last, since = screen(), time.monotonic()
+    while time.monotonic() < deadline and time.monotonic() - since < QUIET_SECONDS:
+        time.sleep(0.02)
+        now = screen()
+        if now != last:
+            last, since = now, time.monotonic()
+
+
 def _shows(name: str):
     return lambda screen: any(name in row for row in list_rows(screen))
 
@@ -134,7 +146,7 @@ def browser_keys(chrome, url: str, name: str, queries: list[str]) -> tuple[list[
     page.open(url)
     page.wait_for(_shows(name))
     page.type("/")
-    time.sleep(SETTLE_SECONDS)
+    _quiet(page.screen)
     timed: list[float] = []
     unchanged = 0
     for query in queries:
@@ -145,15 +157,16 @@ def browser_keys(chrome, url: str, name: str, queries: list[str]) -> tuple[list[
             deadline = time.monotonic() + CHANGE_SECONDS
             while time.monotonic() < deadline and list_rows(page.screen()) == before:
                 time.sleep(0.01)
-            time.sleep(SETTLE_SECONDS)
+            _quiet(page.screen)
             down = page.key_times()[keys_before]
-            changed = [t for t, screen in page.frames() if t > down and list_rows(screen) != before]
+            changed = [t for t, screen in page.frames()
+                       if t > down and list_rows(screen) != before]
             if changed:
                 timed.append(changed[0] - down)
             else:
                 unchanged += 1
         page.type("\ue003" * len(query))  # backspace: an empty box for the next query
-        time.sleep(SETTLE_SECONDS)
+        _quiet(page.screen)
     chrome.close()
     chrome.switch_to.window(chrome.window_handles[0])
     return timed, unchanged
@@ -167,7 +180,7 @@ def terminal_keys(command: str, size: tuple[int, int], env: dict[str, str], name
     try:
         assert terminal.wait(_shows(name), timeout=60), "the terminal reader did not start"
         terminal.key("/")
-        time.sleep(SETTLE_SECONDS)
+        _quiet(terminal.screen)
         for query in queries:
             for key in query:
                 before = list_rows(terminal.screen())
@@ -177,10 +190,10 @@ def terminal_keys(command: str, size: tuple[int, int], env: dict[str, str], name
                     timed.append((seen[0] - sent) * 1000)
                 else:
                     unchanged += 1
-                time.sleep(SETTLE_SECONDS)
+                _quiet(terminal.screen)
             for _ in query:
                 terminal.key("BSpace", literal=False)
-            time.sleep(SETTLE_SECONDS)
+            _quiet(terminal.screen)
     finally:
         terminal.close()
     return timed, unchanged
