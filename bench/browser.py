@@ -93,7 +93,7 @@ def _names(seeds: list[str] | None, index_dir: str, queries: int) -> tuple[str, 
     Every prefix of a paper's name finds that paper, so no key waits for the "did you
     mean" that follows a pause when nothing matches.
     """
-    from tui.core.library import open_library
+    from tui.core.index.library import open_library
 
     with open_library(seeds, index_dir) as library:
         papers = library.papers()
