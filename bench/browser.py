@@ -14,7 +14,7 @@ Needs Chromium and chromedriver (Debian: chromium, chromium-driver) and tmux.
 2. Keystroke: the names of the first papers typed one key at a time into the search
    box (every prefix of a name finds its paper, so no key waits for the "did you
    mean" pause); each key is timed until the list (the left pane, below the search
-   box) first shows a change. In the browser from the page's keydown event to the
+   box) first shows a change, and until the search box echoed it. In the browser from the page's keydown event to the
    rendered frame, in the page's clock; in the terminal from `tmux send-keys` to the
    capture that shows it. Each key waits until the screen has been still for 0.4 s;
    keys after which the list did not change within two seconds are counted, not timed.
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.reader import _percentile  # noqa: E402
 from bench.webpage import (  # noqa: E402
-    Page, ServedReader, find_browser, free_port, list_rows, open_browser,
+    SEARCH_BOX_ROWS, Page, ServedReader, find_browser, free_port, list_rows, open_browser,
 )
 
 CHANGE_SECONDS = 2.0
@@ -139,19 +139,34 @@ def terminal_startup(command: str, size: tuple[int, int], env: dict[str, str],
         terminal.close()
 
 
-def browser_keys(chrome, url: str, name: str, queries: list[str]) -> tuple[list[float], int]:
-    """ms per key from keydown to the frame whose list changed; keys that changed none."""
+def _box(screen: str) -> list[str]:
+    """The search box's rows: they change when a typed key is echoed."""
+    return screen.splitlines()[:SEARCH_BOX_ROWS]
+
+
+class KeyTimes:
+    """Per key: ms until the search box echoed it and until the list changed."""
+
+    def __init__(self) -> None:
+        self.echo: list[float] = []
+        self.list: list[float] = []
+        self.unchanged = 0
+        """Keys after which the list stayed as it was (their echo is still timed)."""
+
+
+def browser_keys(chrome, url: str, name: str, queries: list[str]) -> KeyTimes:
+    """From the page's keydown to the first rendered frame with the echo / a new list."""
     chrome.switch_to.new_window("tab")
     page = Page(chrome)
     page.open(url)
     page.wait_for(_shows(name))
     page.type("/")
     _quiet(page.screen)
-    timed: list[float] = []
-    unchanged = 0
+    times = KeyTimes()
     for query in queries:
         for key in query:
-            before = list_rows(page.screen())
+            screen = page.screen()
+            before, box = list_rows(screen), _box(screen)
             keys_before = len(page.key_times())
             page.type(key)
             deadline = time.monotonic() + CHANGE_SECONDS
@@ -159,44 +174,51 @@ def browser_keys(chrome, url: str, name: str, queries: list[str]) -> tuple[list[
                 time.sleep(0.01)
             _quiet(page.screen)
             down = page.key_times()[keys_before]
-            changed = [t for t, screen in page.frames()
-                       if t > down and list_rows(screen) != before]
+            frames = [(t - down, screen) for t, screen in page.frames() if t > down]
+            echoed = [t for t, screen in frames if _box(screen) != box]
+            changed = [t for t, screen in frames if list_rows(screen) != before]
+            times.echo += echoed[:1]
             if changed:
-                timed.append(changed[0] - down)
+                times.list.append(changed[0])
             else:
-                unchanged += 1
+                times.unchanged += 1
         page.type("\ue003" * len(query))  # backspace: an empty box for the next query
         _quiet(page.screen)
     chrome.close()
     chrome.switch_to.window(chrome.window_handles[0])
-    return timed, unchanged
+    return times
 
 
 def terminal_keys(command: str, size: tuple[int, int], env: dict[str, str], name: str,
-                  queries: list[str]) -> tuple[list[float], int]:
+                  queries: list[str]) -> KeyTimes:
+    """From `tmux send-keys` to the first capture with the echo / a new list."""
     terminal = Terminal(command, *size, env)
-    timed: list[float] = []
-    unchanged = 0
+    times = KeyTimes()
     try:
         assert terminal.wait(_shows(name), timeout=60), "the terminal reader did not start"
         terminal.key("/")
         _quiet(terminal.screen)
         for query in queries:
             for key in query:
-                before = list_rows(terminal.screen())
+                screen = terminal.screen()
+                before, box = list_rows(screen), _box(screen)
                 sent = terminal.key(key)
-                seen = terminal.wait(lambda s: list_rows(s) != before, CHANGE_SECONDS)
-                if seen:
-                    timed.append((seen[0] - sent) * 1000)
+                echoed = terminal.wait(lambda s: _box(s) != box, CHANGE_SECONDS)
+                if echoed:
+                    times.echo.append((echoed[0] - sent) * 1000)
+                changed = (echoed if echoed and list_rows(echoed[1]) != before else
+                           terminal.wait(lambda s: list_rows(s) != before, CHANGE_SECONDS))
+                if changed:
+                    times.list.append((changed[0] - sent) * 1000)
                 else:
-                    unchanged += 1
+                    times.unchanged += 1
                 _quiet(terminal.screen)
             for _ in query:
                 terminal.key("BSpace", literal=False)
             _quiet(terminal.screen)
     finally:
         terminal.close()
-    return timed, unchanged
+    return times
 
 
 def _summary(values: list[float]) -> str:
@@ -246,12 +268,16 @@ def main(argv: list[str] | None = None) -> int:
               f"(runs {', '.join(f'{v:.0f}' for v in in_terminal)})")
         print(f"start-up ratio browser/terminal: {browser_ms / terminal_ms:.2f}")
 
-        keys_browser, still_b = browser_keys(chrome, server.url, name, queries)
-        keys_terminal, still_t = terminal_keys(reader, size, env, name, queries)
-        print(f"keystroke, browser : {_summary(keys_browser)}, {still_b} left the list as it was")
-        print(f"keystroke, terminal: {_summary(keys_terminal)}, {still_t} left the list as it was")
-        print("keystroke ratio browser/terminal (medians): "
-              f"{statistics.median(keys_browser) / statistics.median(keys_terminal):.2f}")
+        in_page = browser_keys(chrome, server.url, name, queries)
+        in_tmux = terminal_keys(reader, size, env, name, queries)
+        for label, times in (("browser ", in_page), ("terminal", in_tmux)):
+            print(f"keystroke, {label}, echo: {_summary(times.echo)}")
+            print(f"keystroke, {label}, list: {_summary(times.list)}, "
+                  f"{times.unchanged} left the list as it was")
+        for what in ("echo", "list"):
+            ratio = (statistics.median(getattr(in_page, what))
+                     / statistics.median(getattr(in_tmux, what)))
+            print(f"keystroke ratio browser/terminal, {what} (medians): {ratio:.2f}")
     finally:
         chrome.quit()
         server.stop()
