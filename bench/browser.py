@@ -14,7 +14,8 @@ Needs Chromium and chromedriver (Debian: chromium, chromium-driver) and tmux.
 2. Keystroke: the names of the first papers typed one key at a time into the search
    box (every prefix of a name finds its paper, so no key waits for the "did you
    mean" pause); each key is timed until the list (the left pane, below the search
-   box) first shows a change, and until the search box echoed it. In the browser from the page's keydown event to the
+   box) first shows a change (unread marks aside: a paper shown for 3 s becomes read
+   whatever is typed), and until the search box echoed it. In the browser from the page's keydown event to the
    rendered frame, in the page's clock; in the terminal from `tmux send-keys` to the
    capture that shows it. Each key waits until the screen has been still for 0.4 s;
    keys after which the list did not change within two seconds are counted, not timed.
@@ -139,6 +140,12 @@ def terminal_startup(command: str, size: tuple[int, int], env: dict[str, str],
         terminal.close()
 
 
+def _rows(screen: str) -> list[str]:
+    """The list's rows without the unread marks: a paper shown for 3 s becomes read,
+    which changes its row whatever was typed."""
+    return [row.replace("•", " ") for row in list_rows(screen)]
+
+
 def _box(screen: str) -> list[str]:
     """The search box's rows: they change when a typed key is echoed."""
     return screen.splitlines()[:SEARCH_BOX_ROWS]
@@ -166,17 +173,18 @@ def browser_keys(chrome, url: str, name: str, queries: list[str]) -> KeyTimes:
     for query in queries:
         for key in query:
             screen = page.screen()
-            before, box = list_rows(screen), _box(screen)
+            before, box = _rows(screen), _box(screen)
             keys_before = len(page.key_times())
             page.type(key)
             deadline = time.monotonic() + CHANGE_SECONDS
-            while time.monotonic() < deadline and list_rows(page.screen()) == before:
+            while time.monotonic() < deadline and _rows(page.screen()) == before:
                 time.sleep(0.01)
             _quiet(page.screen)
             down = page.key_times()[keys_before]
-            frames = [(t - down, screen) for t, screen in page.frames() if t > down]
+            frames = [(t - down, screen) for t, screen in page.frames()
+                      if 0 < t - down <= CHANGE_SECONDS * 1000]
             echoed = [t for t, screen in frames if _box(screen) != box]
-            changed = [t for t, screen in frames if list_rows(screen) != before]
+            changed = [t for t, screen in frames if _rows(screen) != before]
             times.echo += echoed[:1]
             if changed:
                 times.list.append(changed[0])
@@ -201,13 +209,13 @@ def terminal_keys(command: str, size: tuple[int, int], env: dict[str, str], name
         for query in queries:
             for key in query:
                 screen = terminal.screen()
-                before, box = list_rows(screen), _box(screen)
+                before, box = _rows(screen), _box(screen)
                 sent = terminal.key(key)
                 echoed = terminal.wait(lambda s: _box(s) != box, CHANGE_SECONDS)
                 if echoed:
                     times.echo.append((echoed[0] - sent) * 1000)
-                changed = (echoed if echoed and list_rows(echoed[1]) != before else
-                           terminal.wait(lambda s: list_rows(s) != before, CHANGE_SECONDS))
+                changed = (echoed if echoed and _rows(echoed[1]) != before else
+                           terminal.wait(lambda s: _rows(s) != before, CHANGE_SECONDS))
                 if changed:
                     times.list.append((changed[0] - sent) * 1000)
                 else:
