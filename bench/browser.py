@@ -15,9 +15,9 @@ Needs Chromium and chromedriver (Debian: chromium, chromium-driver) and tmux.
    box (every prefix of a name finds its paper, so no key waits for the "did you
    mean" pause); each key is timed until the list (the left pane, below the search
    box) first shows a change (unread marks aside: a paper shown for 3 s becomes read
-   whatever is typed), and until the search box echoed it. In the browser from the page's keydown event to the
-   rendered frame, in the page's clock; in the terminal from `tmux send-keys` to the
-   capture that shows it. Each key waits until the screen has been still for 0.4 s;
+   whatever is typed), and until the search box echoed it. In the browser from the
+   page's keydown event to the rendered frame, in the page's clock; in the terminal
+   from `tmux send-keys` to the capture that shows it. Each key waits until the screen has been still for 0.4 s;
    keys after which the list did not change within two seconds are counted, not timed.
 
 Both readers run on the same lists, index and terminal size (the page's). The load
