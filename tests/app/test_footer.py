@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from textual.widgets._footer import FooterKey
-
 from reader_helpers import settle, type_query
+from tui.app.compat import FooterKey
 from tui.app.widgets.footer import KeyFooter
 
 

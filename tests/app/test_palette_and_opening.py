@@ -128,12 +128,6 @@ def test_importing_the_app_package_does_not_import_textual() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
 
 
-def test_core_never_imports_the_app() -> None:
-    code = ("import sys, tui.core.search.search, tui.core.index.library, tui.core.render.text; "
-            "assert not [m for m in sys.modules if m.startswith(('textual', 'tui.app'))]")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
-
-
 def test_the_app_module_leaves_the_core_to_the_loading_worker() -> None:
     # Whoosh and the core load in the worker that opens the lists, so that the first
     # frame is not kept waiting for them (start-up time is a target).

@@ -302,19 +302,30 @@ def stack_depth() -> int:
     return depth
 
 
-def test_rescue_of_a_cut_query_does_not_recurse_without_end(bundled_library) -> None:
+def test_rescue_of_a_cut_query_does_not_recurse_without_end(bundled_library,
+                                                            monkeypatch) -> None:
     """The rescue searches its corrected query once, without rescuing that in turn
     (found by the long bulk run on the larger index: RecursionError after ~7 s)."""
+    from tui.core.search import search as core_search
+
+    rescues: list[bool] = []  # each search of a query: whether it may rescue in turn
+    real = core_search._search
+
+    def counted(*args, **kwargs):
+        rescues.append(kwargs.get("rescue", True))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(core_search, "_search", counted)
     query = cut_inside("ability")  # cut to "abilit", which the corrector makes "ability"
     # 200 frames above this one are plenty for a search, and make the endless recursion
     # fail in about a second instead of seven.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(stack_depth() + 200)
     try:
-        result = search(bundled_library, query)
+        search(bundled_library, query)
     finally:
         sys.setrecursionlimit(limit)
-    assert result.total >= 0
+    assert rescues == [True, False], "the query, then its correction without a rescue"
 
 
 @pytest.mark.slow

@@ -33,13 +33,11 @@ save) and the last good file intact. Each problem becomes a one-line notice in
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
 
@@ -47,11 +45,7 @@ import platformdirs
 
 from tui.core.durable import atomic_write_text
 from tui.core.locations import APP_NAME
-
-try:  # POSIX; on Windows saves go unlocked (a second process there may lose a race).
-    import fcntl
-except ImportError:  # pragma: no cover - exercised only on Windows
-    fcntl = None  # type: ignore[assignment]
+from tui.core.locks import exclusive_lock
 
 SCHEMA_VERSION = 1
 """Version of the file's shape; bump it when the shape changes incompatibly."""
@@ -67,6 +61,7 @@ Records = dict[str, dict[str, Register]]
 
 _FIELD_TYPES: dict[str, type] = {"star": bool, "read": bool, "note": str}
 _MAX_NOTICES = 50  # a store that fails on every keypress must not grow without bound
+_BUSY = "another paperscope is holding the state lock"
 
 
 def default_state_path() -> Path:
@@ -82,10 +77,6 @@ class CorruptStateError(ValueError):
 
 class NewerSchemaError(ValueError):
     """The state file was written by a newer paperscope; it must not be overwritten."""
-
-
-class _LockTimeout(OSError):
-    """Another process held the state lock for longer than the store waits."""
 
 
 def parse_state(text: str) -> Records:
@@ -150,35 +141,6 @@ def merge_records(base: Records, changes: Records) -> Records:
             if current is None or register[1] >= current[1]:
                 target[name] = register
     return merged
-
-
-@contextmanager
-def _exclusive_lock(lock_path: Path, timeout: float) -> Iterator[None]:
-    """Hold an exclusive flock on ``lock_path``; raise _LockTimeout after ``timeout`` s.
-
-    Polling with LOCK_NB instead of blocking keeps a stopped process (Ctrl-Z) holding
-    the lock from freezing every other paperscope. The lock file is never deleted:
-    deleting it would let two processes lock two different files.
-    """
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        if fcntl is not None:
-            deadline = time.monotonic() + timeout
-            delay = 0.001
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise _LockTimeout(
-                            errno.EWOULDBLOCK, "another paperscope is holding the state lock"
-                        ) from None
-                    time.sleep(delay)
-                    delay = min(delay * 2, 0.05)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases the flock
 
 
 def _one_line(exc: BaseException) -> str:
@@ -294,7 +256,7 @@ class StateStore:
                 return None
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                with _exclusive_lock(self._lock_path, self.lock_timeout):
+                with exclusive_lock(self._lock_path, self.lock_timeout, mode=0o600, busy=_BUSY):
                     self._remove_orphan_temp_files()
                     merged = merge_records(self._read_or_move_aside(), self._pending)
                     atomic_write_text(self.path, dump_state(merged))
@@ -385,7 +347,7 @@ class StateStore:
         # Corrupt: re-check under the lock, so that two processes starting together do
         # not both move files aside (the second would move the first one's fresh file).
         try:
-            with _exclusive_lock(self._lock_path, self.lock_timeout):
+            with exclusive_lock(self._lock_path, self.lock_timeout, mode=0o600, busy=_BUSY):
                 return self._read_or_move_aside()
         except NewerSchemaError as exc:
             self._newer_schema_notice(exc)

@@ -16,6 +16,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.app import bindings
+from tui.app.compat import has_meta
 from tui.app.widgets.detail_reading import reading_text
 from tui.app.widgets.detail_text import MATCH_META, DetailStyles, detail_text
 from tui.app.widgets.scrolling import LineStyle, set_virtual_size
@@ -117,7 +118,7 @@ class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
         for number, strip in enumerate(self._strips):
             for segment in strip:
                 style = segment.style
-                if style is not None and style._meta:
+                if style is not None and has_meta(style):
                     index = style.meta.get(MATCH_META)
                     if index is not None:
                         found.setdefault(index, number)

@@ -5,7 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from tui.app.compat import (
+    FooterKey, is_bound_to_parent, key_disabled, set_key_disabled, unbind_from_parent,
+)
 
 
 class KeyFooter(Footer):
@@ -25,12 +28,12 @@ class KeyFooter(Footer):
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
-            if isinstance(widget, FooterKey) and widget._reactive_connect:
+            if isinstance(widget, FooterKey) and is_bound_to_parent(widget):
                 # Textual binds each key's `compact` to the footer's and never unbinds
                 # it, so every rebuild would keep the old keys alive as watchers of the
                 # footer: memory grows with each change of focus. This footer's
                 # `compact` never changes, so the keys get its value, not a binding.
-                widget._reactive_connect = None
+                unbind_from_parent(widget)
                 widget.set_reactive(FooterKey.compact, self.compact)
                 widget.set_class(self.compact, "-compact")
             yield widget
@@ -63,7 +66,7 @@ class KeyFooter(Footer):
             return False
         for key in keys:
             on = enabled[(key.key, key.action)]
-            if key._disabled == on:
-                key._disabled = not on
+            if key_disabled(key) == on:
+                set_key_disabled(key, not on)
                 key.set_class(not on, "-disabled")
         return True

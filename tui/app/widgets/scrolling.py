@@ -8,6 +8,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.widget import Widget
 
+from tui.app.compat import update_scroll_limits
+
 
 def set_virtual_size(view: ScrollView, size: Size) -> None:
     """Give `view` a new virtual (scrollable) size.
@@ -24,7 +26,7 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
         view.virtual_size = size
         return
     view.set_reactive(Widget.virtual_size, size)
-    view._scroll_update(size)
+    update_scroll_limits(view, size)
     view.refresh()
 
 

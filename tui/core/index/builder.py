@@ -39,6 +39,9 @@ from tui.core.index.sidefiles import (
 )
 from tui.core.lists.paragraphs import read_list
 from tui.core.render.plain import rendered_text
+from tui.core.whoosh_compat import (
+    commit_segments, finish_segment, mark_added, unlocked_segment_writer,
+)
 
 _PARALLEL_BYTES = 2_000_000
 """Below this much list text, starting worker processes costs more than it saves."""
@@ -115,7 +118,7 @@ def _add_prepared(writer, doc: dict[str, object], postings: Postings) -> None:
         stored = doc.get(f"_stored_{name}", value)
         perdoc.add_field(name, field, stored if field.stored else None, length)
     perdoc.finish_doc()
-    writer._added = True
+    mark_added(writer)
     writer.docnum += 1
 
 
@@ -183,17 +186,16 @@ def _write_segment(writer, files: list[Path], progress=None) -> _Written:
 def _segment_task(folder: str, files: list[str], limitmb: int):
     """Worker process: write one segment of the index in `folder` from `files`."""
     from whoosh.filedb.filestore import FileStorage
-    from whoosh.writing import SegmentWriter
 
     # The worker ends with its segment, so cyclic garbage can wait until then; the
     # collector would otherwise walk every posting list again and again.
     gc.disable()
     ix = FileStorage(folder).open_index()
     # The parent holds the index lock and commits every worker's segment at once.
-    writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False, codec=make_codec())
+    writer = unlocked_segment_writer(ix, limitmb=limitmb, compound=False, codec=make_codec())
     try:
         written = _write_segment(writer, [Path(f) for f in files])
-        segment = writer._finalize_segment()
+        segment = finish_segment(writer)
     except BaseException:
         writer.cancel()
         raise
@@ -236,9 +238,7 @@ def build_into(storage: Storage, files: list[Path],
                     segments.append(segment)
                     written.merge(run_written)
                     advance(len(run))
-            writer._close_segment()
-            writer._commit_toc(segments)
-            writer._finish()
+            commit_segments(writer, segments)
         else:
             written = _write_segment(writer, files, advance)
             writer.commit()

@@ -15,16 +15,14 @@ they are loaded.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
-import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.core.durable import atomic_write
 from tui.core.index.freshness import code_digest, stat_key
 from tui.core.lists.files import SeedError
 from tui.core.locations import lists_and_index_dirs
@@ -119,11 +117,8 @@ def save(screen: FirstScreen, library: Library) -> None:
     data = json.dumps({"key": screen.key, "papers": len(library), "rows": rows},
                       ensure_ascii=False).encode()
     for root in screen.roots:
-        tmp = root / f".{FILE}.{os.getpid()}.{uuid.uuid4().hex[:6]}.tmp"
         try:
-            tmp.write_bytes(data)
-            os.replace(tmp, root / FILE)
+            atomic_write(root / FILE, data, durable=False)
             return
         except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+            continue

@@ -31,6 +31,7 @@ from tui.core.index.sidefiles import (
 )
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper
+from tui.core.whoosh_compat import wildcard_terms
 
 T = TypeVar("T")
 
@@ -247,7 +248,7 @@ class Library:
         matches, each with the number of papers that hold it."""
         with self._lock:
             reader = self.searcher.reader()
-            found = [_text(term) for term in islice(pattern._btexts(reader), scan)]
+            found = [_text(term) for term in islice(wildcard_terms(pattern, reader), scan)]
             return [(term, reader.doc_frequency(pattern.fieldname, term)) for term in found]
 
     def existing_terms(self, q: wq.Query) -> frozenset[str]:

@@ -13,7 +13,6 @@ in memory.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -30,9 +29,10 @@ from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
-from tui.core.durable import fsync_folder
+from tui.core.durable import atomic_write_text, fsync_folder
 from tui.core.index.freshness import code_digest, stat_key
 from tui.core.index.schema import SCHEMA_VERSION
+from tui.core.locks import holding, open_lock_file
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total) while an index is built."""
@@ -98,9 +98,7 @@ def _cached_fingerprint(files: list[Path], roots: list[Path]) -> str:
     if cache is not None and known != before:
         with contextlib.suppress(OSError):
             cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(known), encoding="utf-8")
-            os.replace(tmp, cache)
+            atomic_write_text(cache, json.dumps(known), durable=False)
     return fp
 
 
@@ -111,17 +109,13 @@ def _locked(root: Path) -> Iterator[None]:
         # The root may have been deleted since it was made, even between these two.
         root.mkdir(parents=True, exist_ok=True)
         try:
-            handle = open(root / _LOCK_NAME, "a+b")
+            fd = open_lock_file(root / _LOCK_NAME)
             break
         except FileNotFoundError:
             if attempt + 1 == _BUILD_ATTEMPTS:
                 raise
-    with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    with holding(fd):
+        yield
 
 
 def _open_folder(folder: Path) -> tuple[Index, dict[str, object], Searcher]:

@@ -10,13 +10,14 @@ write (a test compares the two).
 
 from __future__ import annotations
 
-from array import array
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from whoosh.codec.whoosh3 import W3FieldWriter
 from whoosh.fields import Schema
 from whoosh.util.numeric import byte_to_length, length_to_byte
+
+from tui.core.whoosh_compat import block_limit, block_writer, fill_block, write_block
 
 
 class Postings:
@@ -46,8 +47,8 @@ class Postings:
         for name in sorted(self.fields):
             table = self.fields[name]
             fieldwriter.start_field(name, schema[name])
-            postwriter = fieldwriter._postwriter
-            limit = postwriter._blocklimit
+            postwriter = block_writer(fieldwriter)
+            limit = block_limit(postwriter)
             column = lengths.get(name)
             if column is not None:
                 # What the per-document reader gives back: each length's one-byte
@@ -59,7 +60,7 @@ class Postings:
                 for begin in range(0, len(items), limit):
                     _fill_block(postwriter, items[begin:begin + limit], column)
                     if begin + limit < len(items):
-                        postwriter._write_block()
+                        write_block(postwriter)
                 fieldwriter.finish_term()
             fieldwriter.finish_field()
 
@@ -68,13 +69,9 @@ def _fill_block(postwriter, chunk: list[tuple[int, float, bytes]],
                 column: Sequence[int] | None) -> None:
     """Load one block's postings into Whoosh's postings writer, as `add_posting` would."""
     ids, weights, values = zip(*chunk)
-    postwriter._ids = array("I", ids)
-    postwriter._weights = array("f", weights)
-    postwriter._values = [v for v in values if v]
-    postwriter._maxweight = max(0, max(weights))
-    if column is None:
-        postwriter._minlength, postwriter._maxlength = None, 0
-    else:
+    lengths: tuple[int | None, int] = (None, 0)
+    if column is not None:
         # A posting means the field has words in that paper, so no length here is 0.
         found = list(map(column.__getitem__, ids))
-        postwriter._minlength, postwriter._maxlength = min(found), max(found)
+        lengths = (min(found), max(found))
+    fill_block(postwriter, ids, weights, [v for v in values if v], lengths)

@@ -21,6 +21,8 @@ from collections.abc import Callable
 
 from whoosh import query as wq
 
+from tui.core.whoosh_compat import posting_blocks
+
 K1 = 1.2
 B = 0.75
 _BISECT_RATIO = 16
@@ -63,13 +65,9 @@ def read_postings(reader, fieldname: str, text: str) -> Postings:
         matcher = leaf.postings(fieldname, text)
         try:
             # Block access: the leaf matcher decodes a whole block of ids and weights.
-            while matcher.is_active():
-                matcher._read_ids()
-                matcher._read_weights()
-                block = matcher._ids
+            for block, block_weights in posting_blocks(matcher):
                 ids.extend([d + base for d in block] if base else block)
-                weights.extend(matcher._weights)
-                matcher._next_block()
+                weights.extend(block_weights)
         except AttributeError:
             # Another codec: the slower public API gives the same answer.
             for docnum, weight in matcher.items_as("weight"):

@@ -1,0 +1,83 @@
+"""Each private name of Whoosh that `tui.core.whoosh_compat` touches, checked against the
+installed Whoosh: an upgrade that moves one fails here, by name."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+from whoosh import fields, query as wq
+from whoosh.codec.whoosh3 import W3Codec
+from whoosh.filedb.filestore import FileStorage, RamStorage
+from whoosh.writing import SegmentWriter
+
+from tui.core import whoosh_compat as compat
+
+WORDS = ["alpha beta", "alpha gamma", "alpha beta delta", "alphabet"] * 5
+
+
+def _index(storage, blocklimit: int = 4):
+    schema = fields.Schema(text=fields.TEXT())
+    ix = storage.create_index(schema)
+    writer = ix.writer(codec=W3Codec(blocklimit=blocklimit, compression=0))
+    for text in WORDS:
+        writer.add_document(text=text)
+    writer.commit()
+    return ix
+
+
+def test_posting_blocks_read_what_the_public_api_reads() -> None:
+    ix = _index(RamStorage())
+    with ix.searcher() as searcher:
+        ((leaf, _),) = searcher.reader().leaf_readers()
+        blocks = list(compat.posting_blocks(leaf.postings("text", "alpha")))
+        expected = list(leaf.postings("text", "alpha").items_as("weight"))
+    assert len(blocks) > 1  # several 4-posting blocks
+    assert [(d, w) for ids, weights in blocks for d, w in zip(ids, weights)] == expected
+
+
+def test_a_matcher_without_blocks_fails_before_it_yields() -> None:
+    with pytest.raises(AttributeError):
+        next(compat.posting_blocks(wq.NullQuery.matcher(None)))
+
+
+def test_the_postings_writer_takes_blocks() -> None:
+    """What `fill_block` sets and `write_block` calls (test_postings checks the bytes)."""
+    storage = RamStorage()
+    ix = storage.create_index(fields.Schema(text=fields.TEXT()))
+    writer = ix.writer(codec=W3Codec(blocklimit=7, compression=0))
+    try:
+        writer.fieldwriter.start_field("text", ix.schema["text"])
+        writer.fieldwriter.start_term(b"alpha")  # a term's first block is now open
+        postwriter = compat.block_writer(writer.fieldwriter)
+        assert compat.block_limit(postwriter) == 7
+        for name in ("_ids", "_weights", "_values", "_maxweight", "_minlength", "_maxlength"):
+            assert hasattr(postwriter, name), name
+        assert callable(postwriter._write_block)
+        assert hasattr(writer, "_added")
+    finally:
+        writer.cancel()
+
+
+def test_segments_written_elsewhere_can_be_committed(tmp_path: Path) -> None:
+    """The builder's parallel path: a worker's unlocked writer, its segment committed
+    by the parent's writer."""
+    storage = FileStorage(str(tmp_path))
+    ix = storage.create_index(fields.Schema(text=fields.TEXT()))
+    parent = ix.writer()
+    worker = compat.unlocked_segment_writer(ix)
+    worker.add_document(text="alpha beta")
+    segment = compat.finish_segment(worker)
+    compat.commit_segments(parent, [segment])
+    with storage.open_index().searcher() as searcher:
+        assert searcher.doc_count() == 1
+        assert searcher.doc_frequency("text", "beta") == 1
+    assert "_lk" in inspect.signature(SegmentWriter.__init__).parameters
+
+
+def test_wildcard_terms_come_from_the_term_dictionary() -> None:
+    ix = _index(RamStorage())
+    with ix.searcher() as searcher:
+        found = list(compat.wildcard_terms(wq.Wildcard("text", "al*a"), searcher.reader()))
+    assert [t.decode() if isinstance(t, bytes) else t for t in found] == ["alpha"]

@@ -1,0 +1,92 @@
+"""Every use of a private name of Whoosh, in one place.
+
+paperscope reads postings a block at a time (the scorer), writes them a block at a time
+(the builder), commits segments that worker processes wrote, and bounds wildcard
+expansion; Whoosh has no public API for any of these. Each function here stands for one
+such touch, written against whoosh-reloaded 2.7.x (its W3 codec). tests/test_compat.py
+checks each name against the installed Whoosh, so that an upgrade that moves one fails
+there, by name, rather than deep inside a build or a search.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the writer's module is only needed by a build
+    from whoosh import query as wq
+    from whoosh.writing import SegmentWriter
+
+
+def posting_blocks(matcher) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
+    """A leaf matcher's postings as (docnums, weights) blocks, decoded a block at a time.
+
+    Raises AttributeError at once for a matcher of another codec, before yielding.
+    """
+    read_ids, read_weights = matcher._read_ids, matcher._read_weights
+    next_block = matcher._next_block
+    while matcher.is_active():
+        read_ids()
+        read_weights()
+        yield matcher._ids, matcher._weights
+        next_block()
+
+
+def block_writer(fieldwriter):
+    """The W3 field writer's postings writer, which `fill_block` and `write_block` use."""
+    return fieldwriter._postwriter
+
+
+def block_limit(postwriter) -> int:
+    """How many postings the postings writer puts in one block."""
+    return postwriter._blocklimit
+
+
+def fill_block(postwriter, ids: Sequence[int], weights: Sequence[float], values: list[bytes],
+               lengths: tuple[int | None, int]) -> None:
+    """Load one block's postings into the postings writer, as `add_posting` would.
+
+    `lengths` is the block's (shortest, longest) field length, (None, 0) for a field
+    without lengths.
+    """
+    postwriter._ids = array("I", ids)
+    postwriter._weights = array("f", weights)
+    postwriter._values = values
+    postwriter._maxweight = max(0, max(weights))
+    postwriter._minlength, postwriter._maxlength = lengths
+
+
+def write_block(postwriter) -> None:
+    """Write the loaded block out and start an empty one."""
+    postwriter._write_block()
+
+
+def mark_added(writer: SegmentWriter) -> None:
+    """Tell the writer that documents were added (as `add_document` does), so that it
+    writes a segment when committed."""
+    writer._added = True
+
+
+def unlocked_segment_writer(ix, **options) -> SegmentWriter:
+    """A segment writer that does not take the index's lock (its parent holds it)."""
+    from whoosh.writing import SegmentWriter
+
+    return SegmentWriter(ix, _lk=False, **options)
+
+
+def finish_segment(writer: SegmentWriter):
+    """Close `writer`'s segment and give it back, to be committed by another writer."""
+    return writer._finalize_segment()
+
+
+def commit_segments(writer: SegmentWriter, segments: list) -> None:
+    """Commit `segments` (from `finish_segment`) as the index's content, through `writer`."""
+    writer._close_segment()
+    writer._commit_toc(segments)
+    writer._finish()
+
+
+def wildcard_terms(pattern: wq.Wildcard, reader) -> Iterator[bytes | str]:
+    """The index terms a wildcard matches, in term order, read lazily."""
+    return pattern._btexts(reader)
