@@ -13,10 +13,12 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import on
-from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.css.styles import RenderStyles, Styles
 from textual.message import Message
 from textual.widgets import Button, Input, OptionList
+
+from tui.app.compat import GuardedPalette
 
 if TYPE_CHECKING:
     from tui.app.app import PaperscopeApp
@@ -81,7 +83,7 @@ class PaperCommands(Provider):
                            help="Find a paper by its name or title")
 
 
-class ReaderPalette(CommandPalette):
+class ReaderPalette(GuardedPalette):
     """Textual's command palette, safe against keys typed faster than it is drawn.
 
     Keys typed faster than the palette closes (Enter twice on a paper) are already
@@ -100,13 +102,6 @@ class ReaderPalette(CommandPalette):
         if not self.is_active:
             event.stop()
             event.prevent_default()  # the palette's own handlers are never called
-
-    def _action_command_list(self, action: str) -> None:
-        # Textual's list pages by the lines it computes at layout; before its first one
-        # it has none and paging raised KeyError (and there is nothing to page yet).
-        if action.startswith("page_") and not self.query_one(CommandList).scrollable_content_region:
-            return
-        super()._action_command_list(action)
 
     def get_component_styles(self, *names: str) -> RenderStyles:
         try:
