@@ -12,7 +12,11 @@ import pytest
 
 from tests.conftest import ROOT, write_list
 
-HIT_FIELDS = {"id", "list", "file", "position", "name", "title", "text", "score", "snippet"}
+STRUCTURED_FIELDS = {"title_given", "authors", "year", "venue", "link", "doi", "source_id",
+                     "keywords", "bibtex_key"}
+"""What structured lists add; null (false for title_given) for a paragraph list's paper."""
+HIT_FIELDS = {"id", "list", "file", "position", "name", "title", "text", "score",
+              "snippet"} | STRUCTURED_FIELDS
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +58,8 @@ def test_search_json_fields(index_dir: str) -> None:
     assert set(hit) == HIT_FIELDS
     assert hit["name"] == "Gecko" and "τ²" in hit["text"]
     assert isinstance(hit["score"], float) and isinstance(hit["position"], int)
+    assert hit["title_given"] is False
+    assert all(hit[name] is None for name in STRUCTURED_FIELDS - {"title_given"})
 
 
 def test_search_jsonl_and_limit(index_dir: str) -> None:
@@ -125,7 +131,7 @@ def test_seeds_option_anywhere(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("content, fragment", [
     (b"\x00\x01binary", "binary"),
-    (b"\xff\xfe l\x00i\x00s\x00t", "binary"),
+    (b"\xff\xfe l\x00i\x00s\x00t", "UTF-16 text"),
     ("caf\u00e9\n\nabstract".encode("latin-1"), "not UTF-8"),
     (b"", "no abstracts"),
 ])

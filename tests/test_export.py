@@ -143,6 +143,11 @@ def expected_rows(papers: list[Paper], state: StateStore | None) -> list[dict[st
             "name": p.name or None,
             "title": p.title,
             "text": rendered(p.raw),
+            "authors": list(p.authors) or None,
+            "year": p.year,
+            "venue": p.venue or None,
+            "link": p.link or None,
+            "doi": p.doi or None,
         }
         if state is not None:
             row.update(
@@ -159,13 +164,16 @@ def check_json(papers: list[Paper], state: StateStore | None) -> None:
 def check_csv(papers: list[Paper], state: StateStore | None) -> None:
     rows = list(csv.reader(io.StringIO(export(papers, "csv", state), newline="")))
     expected = expected_rows(papers, state)
-    header = ["id", "list", "file", "position", "name", "title", "text"]
+    header = ["id", "list", "file", "position", "name", "title", "text", "authors", "year",
+              "venue", "link", "doi"]
     if state is not None:
         header += ["starred", "read", "note"]
     assert rows[0] == header
     def cell(value: object) -> str:
         if isinstance(value, bool):
             return "true" if value else "false"
+        if isinstance(value, list):
+            return "; ".join(value)
         return "" if value is None else str(value)
 
     assert rows[1:] == [[cell(row[c]) for c in header] for row in expected]
@@ -208,12 +216,16 @@ def bib_decode(value: str) -> str:
 def check_bib(papers: list[Paper], state: StateStore | None) -> None:
     library = parse_bib(export(papers, "bib", state))
     assert library.failed_blocks == []
-    assert [e.key for e in library.entries] == [p.id for p in papers]
+    assert [e.key for e in library.entries] == [p.bibkey or p.id for p in papers]
     for entry, p in zip(library.entries, papers):
-        assert entry.entry_type == "misc"
+        assert entry.entry_type == ("inproceedings" if p.venue else "misc")
         fields = {f.key: f.value for f in entry.fields}
         note = state.note(p.id) if state is not None else ""
-        assert set(fields) == {"title", "note", "abstract"} | ({"annote"} if one_line(note) else set())
+        given = {name for name, value in (("author", p.authors), ("year", p.year),
+                                          ("booktitle", p.venue), ("url", p.link),
+                                          ("doi", p.doi)) if value}
+        assert set(fields) == {"title", "note", "abstract"} | given | (
+            {"annote"} if one_line(note) else set())
         assert bib_decode(unbrace(fields["title"])) == one_line(p.title)  # {{…}} keeps the case
         assert bib_decode(fields["note"]) == one_line(p.list_title)
         assert bib_decode(fields["abstract"]) == one_line(rendered(p.raw))
@@ -325,6 +337,10 @@ def check_markdown(papers: list[Paper], state: StateStore | None) -> None:
         }
         if one_line(p.name):
             facts["Name"] = one_line(p.name)
+        for label, value in (("Authors", ", ".join(p.authors)), ("Year", str(p.year or "")),
+                             ("Venue", p.venue), ("Link", p.link), ("DOI", p.doi)):
+            if one_line(value):
+                facts[label] = one_line(value)
         if state is not None:
             facts["Starred"] = "yes" if state.is_starred(p.id) else "no"
             facts["Read"] = "yes" if state.is_read(p.id) else "no"
@@ -360,7 +376,8 @@ def test_any_papers_round_trip(
 def test_empty_selection() -> None:
     assert json.loads(export([], "json")) == []
     assert export([], "bib") == ""
-    header = ["id", "list", "file", "position", "name", "title", "text"]
+    header = ["id", "list", "file", "position", "name", "title", "text", "authors", "year",
+              "venue", "link", "doi"]
     assert list(csv.reader(io.StringIO(export([], "csv")))) == [header]
     assert parse_markdown(export([], "md")) == []
 
@@ -376,3 +393,38 @@ def test_markdown_reads_well() -> None:
     assert doc.startswith("# paperscope export\n\n1 paper.\n\n## On ")
     assert "- **Name:** GATS\n- **List:** ICML 2026 Papers\n" in doc
     assert "**Note:**\n\n> note on" in doc
+
+
+# What structured lists add -----------------------------------------------------------------
+
+STRUCTURED = Paper(
+    "5a1e", "AISTATS 2019", "aistats2019.bib", 3, "VRTOS", "Proximal Splitting {Meets} 100%",
+    "We propose VRTOS.", titled=True, authors=("Fabian Pedregosa", "Kilian Fatras"), year=2019,
+    venue="Artificial Intelligence and Statistics", link="https://example.org/p?a=1&b=2",
+    doi="10.1000/x_1", bibkey="pedregosa19a")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_structured_fields_round_trip(fmt: str) -> None:
+    """Authors, year, venue, link and DOI survive every format, read back independently."""
+    CHECKS[fmt]([STRUCTURED, NASTY_PAPERS[0]], None)
+
+
+def test_bibtex_keeps_the_papers_own_key_and_fields() -> None:
+    library = parse_bib(export([STRUCTURED, STRUCTURED], "bib"))
+    assert library.failed_blocks == []
+    assert [e.key for e in library.entries] == ["pedregosa19a", "pedregosa19a-2"]
+    entry = library.entries[0]
+    fields = {f.key: bib_decode(f.value) for f in entry.fields if f.key != "title"}
+    assert entry.entry_type == "inproceedings"
+    assert fields["author"] == "Fabian Pedregosa and Kilian Fatras"
+    assert (fields["year"], fields["booktitle"]) == ("2019", STRUCTURED.venue)
+    assert (fields["url"], fields["doi"]) == (STRUCTURED.link, STRUCTURED.doi)
+
+
+def test_markdown_shows_the_structured_facts() -> None:
+    (got,) = parse_markdown(export([STRUCTURED], "md"))
+    facts = got["facts"]
+    assert facts["Authors"] == "Fabian Pedregosa, Kilian Fatras"  # type: ignore[index]
+    assert (facts["Year"], facts["Venue"]) == ("2019", STRUCTURED.venue)  # type: ignore[index]
+    assert facts["DOI"] == STRUCTURED.doi  # type: ignore[index]

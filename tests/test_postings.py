@@ -8,10 +8,11 @@ from pathlib import Path
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage
 
-from tui.core.index.builder import _add_prepared, _parse_file
+from tui.core.index.builder import _add_prepared, _documents as list_documents
 from tui.core.index.postings import Postings
 from tui.core.index.schema import SCORED_FIELDS, document, make_schema
 from tui.core.lists.paragraphs import make_paper
+from tui.core.lists.parts import Part
 from tui.core.render.plain import rendered_text
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -28,7 +29,7 @@ EXTRA = [
 def _documents() -> list[dict[str, object]]:
     docs = []
     for path in sorted(SEEDS.glob("*.txt")):
-        docs += _parse_file(str(path))[1]
+        docs += list_documents(Part(path), {}, set())
     for position, raw in enumerate(EXTRA):
         paper = make_paper(raw, "Extra 論文列表", "extra.txt", position)
         docs.append(document(paper, rendered_text(raw)))

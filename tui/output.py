@@ -46,7 +46,32 @@ def paper_json(paper: Paper) -> dict[str, object]:
         "name": paper.name or None,
         "title": paper.title,
         "text": render(paper.raw).text,
+        **structured_json(paper),
     }
+
+
+def structured_json(paper: Paper) -> dict[str, object]:
+    """What structured lists tell about a paper; null (or false) where a list does not."""
+    return {
+        "title_given": paper.titled,
+        "authors": list(paper.authors) or None,
+        "year": paper.year,
+        "venue": paper.venue or None,
+        "link": paper.link or None,
+        "doi": paper.doi or None,
+        "source_id": paper.source_id or None,
+        "keywords": list(paper.keywords) or None,
+        "bibtex_key": paper.bibkey or None,
+    }
+
+
+def byline(paper: Paper, most: int = 3) -> str:
+    """Authors (the first few, "et al." after) and year, on one line; "" when unknown."""
+    names = list(paper.authors[:most]) + (["et al."] if len(paper.authors) > most else [])
+    parts = [", ".join(names)] if names else []
+    if paper.year:
+        parts.append(str(paper.year))
+    return " · ".join(parts)
 
 
 def hit_json(hit: Hit) -> dict[str, object]:
@@ -99,6 +124,8 @@ def format_hit(rank: int, hit: Hit, colour: bool, cols: int) -> str:
     lines = _wrap(paper.title, title_spans, " " * len(head), colour, cols, _BOLD)
     lines[0] = head + lines[0][len(head):]
     meta = f"{paper.list_title} #{paper.position} · id {paper.id} · score {hit.score:.2f}"
+    if byline(paper):
+        meta = f"{byline(paper)} · {meta}"
     lines.append(" " * len(head) + (_DIM + meta + _RESET if colour else meta))
     text, spans = hit.snippet(_SNIPPET_CHARS)
     lines += _wrap(text, spans, " " * len(head), colour, cols)
@@ -131,11 +158,16 @@ def format_paper(paper: Paper, colour: bool, cols: int) -> str:
         lines = [_BOLD + line + _RESET for line in lines]
     details = [
         ("Name", paper.name or "—"),
+        ("Authors", ", ".join(paper.authors)),
+        ("Year", str(paper.year or "")),
+        ("Venue", paper.venue if paper.venue != paper.list_title else ""),
         ("List", f"{paper.list_title} ({paper.file}), position {paper.position}"),
-        ("Id", paper.id),
+        ("Link", paper.link),
+        ("DOI", paper.doi),
+        ("Id", paper.id + (f" (source id {paper.source_id})" if paper.source_id else "")),
     ]
     lines.append("")
-    lines += [f"{label + ':':<6}{value}" for label, value in details]
+    lines += [f"{label + ':':<9}{value}" for label, value in details if value]
     lines.append("")
     lines += _wrap(rendered.text, [], "", False, cols)
     if rendered.links:

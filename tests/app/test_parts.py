@@ -133,3 +133,43 @@ def test_missing_default_keymap_is_silent(tmp_path: Path, monkeypatch: pytest.Mo
     loaded = load_keymap()
     assert loaded.keymap == {} and loaded.notices == []
     assert loaded.path == tmp_path / "paperscope" / "keymap.toml"
+
+
+# What structured lists add to a row, the detail pane and the copied reference ----------------
+
+_TITLED = Paper(id="t1", list_title="aistats2019", file="aistats2019.json", position=4,
+                name="IKL", title="Implicit Kernel Learning", raw="We propose IKL, a kernel.",
+                titled=True, authors=("Chun-Liang Li", "Wei-Cheng Chang", "Youssef Mroueh"),
+                year=2019, venue="AISTATS", link="https://example.org/ikl", doi="10.1/ikl")
+
+
+def test_a_titled_row_leads_with_its_title_and_keeps_the_name_beside() -> None:
+    from dataclasses import replace
+
+    assert row_label(_TITLED) == ("Implicit Kernel Learning", " · IKL")
+    named_in_title = replace(_TITLED, title="IKL: Implicit Kernel Learning")
+    assert row_label(named_in_title) == ("IKL", ": Implicit Kernel Learning")
+
+
+def test_year_and_first_author_show_where_the_width_allows() -> None:
+    from tui.app.widgets.paper_row import short_byline
+
+    assert short_byline(_TITLED) == "2019 · Li et al."
+    assert short_byline(_paper(1)) == ""
+    wide, narrow = (label_line(_TITLED, width, _STYLES).plain for width in (100, 40))
+    assert "2019 · Li et al." in wide and "aistats2019" in wide
+    assert "2019" not in narrow
+
+
+def test_the_reference_and_the_detail_carry_authors_year_and_link() -> None:
+    from tui.app.reading import reference_text
+    from tui.app.widgets.detail_text import DetailStyles, detail_text
+
+    assert reference_text(_TITLED) == ("Implicit Kernel Learning\nIKL\nChun-Liang Li, "
+                                      "Wei-Cheng Chang, Youssef Mroueh\nAISTATS, 2019\n"
+                                      "aistats2019\nhttps://example.org/ikl\ndoi 10.1/ikl\n"
+                                      "id t1\n")
+    text, _ = detail_text(_TITLED, frozenset(), DetailStyles(*(Style() for _ in range(8))))
+    lines = text.plain.splitlines()
+    assert lines[2] == "Chun-Liang Li, Wei-Cheng Chang, Youssef Mroueh"
+    assert lines[3] == "2019 · AISTATS" and "https://example.org/ikl" in lines

@@ -112,7 +112,7 @@ READING = [
     Binding("f", "cycle_filter", "Filter", id="reading.filter",
             tooltip="Show all papers, then starred, unread, with notes."),
     Binding("S", "cycle_sort", "Sort", show=False, id="reading.sort",
-            tooltip="Sort by relevance, then list order, then name A–Z."),
+            tooltip="Sort by relevance, then list order, name A–Z, year."),
     Binding("r", "similar", "Similar", id="reading.similar",
             tooltip="List the papers most like the selected one (Esc goes back)."),
     Binding("y", "copy_abstract", "Copy", show=False, id="reading.copy_abstract",

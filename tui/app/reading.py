@@ -41,6 +41,7 @@ SORTS: list[tuple[str, str]] = [
     ("relevance", "relevance"),
     ("list order", "list"),
     ("name A–Z", "name"),
+    ("year, newest first", "year"),
 ]
 """What `S` cycles through: a name for the status line and the core's sort key."""
 SIMILAR_LIMIT = 50
@@ -58,11 +59,22 @@ def short_name(paper: Paper, width: int = 40) -> str:
 
 
 def reference_text(paper: Paper) -> str:
-    """The block `Y` copies: title, name, list and id, one per line."""
+    """The block `Y` copies: title, name, authors, year and venue, list, link and id,
+    one per line (those the list gives)."""
     lines = [" ".join(paper.title.split())]
     if paper.name:
         lines.append(paper.name)
+    if paper.authors:
+        lines.append(", ".join(paper.authors))
+    published = ", ".join(p for p in (paper.venue if paper.venue != paper.list_title else "",
+                                       str(paper.year or "")) if p)
+    if published:
+        lines.append(published)
     lines.append(paper.list_title)
+    if paper.link:
+        lines.append(paper.link)
+    if paper.doi:
+        lines.append(f"doi {paper.doi}")
     lines.append(f"id {paper.id}")
     return "\n".join(lines) + "\n"
 
@@ -243,7 +255,7 @@ class ReadingActions:
         self.start_search()  # type: ignore[attr-defined]
 
     def action_cycle_sort(self) -> None:
-        """Relevance → list order → name A–Z → relevance."""
+        """Relevance → list order → name A–Z → year → relevance."""
         self.sort_index = (self.sort_index + 1) % len(SORTS)
         self.start_search()  # type: ignore[attr-defined]
 
@@ -300,7 +312,8 @@ class ReadingActions:
             return
         from tui.core.render.text import render
 
-        links = render(paper.raw).links
+        # The list's own link for the paper first, then the links in its abstract.
+        links = ([paper.link] if paper.link else []) + list(render(paper.raw).links)
         if not links:
             self.app.notify("This paper has no link.", severity="warning", timeout=3)
             return

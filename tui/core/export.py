@@ -1,7 +1,8 @@
 """Export papers as Markdown, JSON, BibTeX or CSV text.
 
 Every format carries the same facts: id, list title, file, position, name, title and
-the abstract as plain text (:func:`tui.core.render.text.render`), plus star, read mark and
+the abstract as plain text (:func:`tui.core.render.text.render`), the authors, year,
+venue, link and DOI that structured lists give, plus star, read mark and
 note when a :class:`~tui.core.state.StateStore` is given. JSON and CSV keep every
 string exactly; Markdown and BibTeX normalise whitespace the way their readers would
 anyway (see :func:`export_markdown` and :func:`export_bibtex`).
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 
 FORMATS = ("md", "json", "bib", "csv")
 """The formats :func:`export` accepts."""
-COLUMNS = ("id", "list", "file", "position", "name", "title", "text")
+COLUMNS = ("id", "list", "file", "position", "name", "title", "text", "authors", "year",
+           "venue", "link", "doi")
 """Fields of every exported record, in order; JSON and CSV use these names."""
 STATE_COLUMNS = ("starred", "read", "note")
 """Fields added when a reading state is given."""
@@ -47,6 +49,13 @@ class ExportRecord:
     title: str
     text: str
     """The abstract as plain Unicode text."""
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str = ""
+    link: str = ""
+    doi: str = ""
+    bibkey: str = ""
+    """The paper's own BibTeX key, when it was read from BibTeX."""
     starred: bool | None = None
     """None when no reading state was given (as for ``read`` and ``note``)."""
     read: bool | None = None
@@ -74,6 +83,12 @@ def to_record(paper: Paper, state: StateStore | None = None) -> ExportRecord:
         name=paper.name,
         title=paper.title,
         text=render(paper.raw).text,
+        authors=paper.authors,
+        year=paper.year,
+        venue=paper.venue,
+        link=paper.link,
+        doi=paper.doi,
+        bibkey=paper.bibkey,
     )
     if state is None:
         return record
@@ -93,7 +108,10 @@ def export_json(records: list[ExportRecord], with_state: bool) -> str:
     rows = []
     for record in records:
         row: dict[str, object] = {name: getattr(record, name) for name in COLUMNS}
-        row["name"] = record.name or None
+        # Empty means unknown: null, as the command line's JSON has it.
+        for name in ("name", "venue", "link", "doi"):
+            row[name] = getattr(record, name) or None
+        row["authors"] = list(record.authors) or None
         if with_state:
             row.update(starred=record.starred, read=record.read, note=record.note or None)
         rows.append(row)
@@ -110,11 +128,18 @@ def export_csv(records: list[ExportRecord], with_state: bool) -> str:
     writer = csv.writer(buffer, quoting=csv.QUOTE_MINIMAL)
     writer.writerow(COLUMNS + (STATE_COLUMNS if with_state else ()))
     for record in records:
-        row = [getattr(record, name) for name in COLUMNS]
+        row = [_csv_cell(getattr(record, name)) for name in COLUMNS]
         if with_state:
             row += [_bool_cell(record.starred), _bool_cell(record.read), record.note]
         writer.writerow(row)
     return buffer.getvalue()
+
+
+def _csv_cell(value: object) -> object:
+    """Authors as "A; B" (the form lists are read back from), an unknown year blank."""
+    if isinstance(value, tuple):
+        return "; ".join(value)
+    return "" if value is None else value
 
 
 def _bool_cell(flag: bool | None) -> str:
@@ -176,6 +201,10 @@ def export_markdown(records: list[ExportRecord], with_state: bool) -> str:
         name = markdown_inline(record.name)
         if name:
             lines.append(f"- **Name:** {name}")
+        facts = [("Authors", ", ".join(record.authors)), ("Year", str(record.year or "")),
+                 ("Venue", record.venue), ("Link", record.link), ("DOI", record.doi)]
+        lines += [f"- **{label}:** {markdown_inline(value)}" for label, value in facts
+                  if markdown_inline(value)]
         lines += [
             f"- **List:** {markdown_inline(record.list)}",
             f"- **File:** {markdown_inline(record.file)}",
@@ -233,7 +262,9 @@ def bibtex_key(paper_id: str) -> str:
 
 
 def export_bibtex(records: list[ExportRecord], with_state: bool) -> str:
-    """``@misc`` entries keyed by paper id: title, list (as ``note``), abstract.
+    """``@misc`` entries keyed by paper id: title, list (as ``note``), abstract; with
+    author, year, ``url`` and ``doi`` when the list gave them, and ``@inproceedings``
+    with its ``booktitle`` when it gave a venue. A paper read from BibTeX keeps its key.
 
     The title is wrapped in a second pair of braces so that styles keep its case. The
     user's note goes to ``annote`` (the field annotated bibliographies print). Ids that
@@ -242,13 +273,18 @@ def export_bibtex(records: list[ExportRecord], with_state: bool) -> str:
     seen: set[str] = set()
     entries = []
     for record in records:
-        key = base = bibtex_key(record.id)
+        key = base = bibtex_key(record.bibkey or record.id)
         suffix = 2
         while key in seen:
             key, suffix = f"{base}-{suffix}", suffix + 1
         seen.add(key)
-        fields = [
-            ("title", "{" + bibtex_value(record.title) + "}"),
+        fields = [("title", "{" + bibtex_value(record.title) + "}")]
+        authors = " and ".join(bibtex_value(a) for a in record.authors if bibtex_value(a))
+        fields += [(name, value) for name, value in (
+            ("author", authors), ("year", str(record.year or "")),
+            ("booktitle", bibtex_value(record.venue)), ("url", bibtex_value(record.link)),
+            ("doi", bibtex_value(record.doi))) if value]
+        fields += [
             ("note", bibtex_value(record.list)),
             ("abstract", bibtex_value(record.text)),
         ]
@@ -256,7 +292,8 @@ def export_bibtex(records: list[ExportRecord], with_state: bool) -> str:
         if annote:
             fields.append(("annote", annote))
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-        entries.append(f"@misc{{{key},\n{body}\n}}\n")
+        kind = "inproceedings" if record.venue else "misc"
+        entries.append(f"@{kind}{{{key},\n{body}\n}}\n")
     return "\n".join(entries)
 
 

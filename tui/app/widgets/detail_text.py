@@ -53,9 +53,19 @@ def detail_text(paper: Paper, terms: frozenset[str], styles: DetailStyles,
         out.append("\n")
     out.append_text(counter.mark(Text(paper.title, style=styles.title)))
     out.append("\n")
+    if paper.authors:
+        out.append(", ".join(paper.authors) + "\n")
+    published = " · ".join(p for p in (str(paper.year or ""), paper.venue
+                                        if paper.venue != paper.list_title else "") if p)
+    if published:
+        out.append(published + "\n", style=styles.meta)
     position = f"paper {paper.position + 1}" + (f" of {list_size}" if list_size else "")
     out.append(f"{paper.list_title} · {position} · {paper.file}\n", style=styles.meta)
-    out.append(f"id {paper.id}\n\n", style=styles.meta)
+    if paper.link:
+        out.append(paper.link, style=styles.link + Style(link=paper.link))
+        out.append("\n")
+    ids = f"id {paper.id}" + (f" · source id {paper.source_id}" if paper.source_id else "")
+    out.append(ids + (f" · doi {paper.doi}" if paper.doi else "") + "\n\n", style=styles.meta)
     out.append_text(counter.mark(abstract_text(paper.raw, styles)))
     return out, counter.count
 

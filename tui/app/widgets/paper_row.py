@@ -20,6 +20,8 @@ MARKER_CELLS = 3
 _SHORT_TITLE_WORDS = 4
 _SOURCE_FROM_CELLS = 40
 """Rows narrower than this leave out the list's name (the status line still has it)."""
+_BYLINE_FROM_CELLS = 48
+"""Rows this wide show the first author and the year before the list's name."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,13 @@ def row_label(paper: Paper) -> tuple[str, str]:
     The rest keeps its leading separator, so that head + rest reads as the title.
     """
     title = " ".join(paper.title.split())
+    if paper.titled:
+        # The list's own title leads; the name derived from the abstract stays beside.
+        colon = title.find(": ")
+        head, rest = (title[:colon], title[colon:]) if 0 < colon <= 40 else (title, "")
+        if paper.name and paper.name.casefold() not in title.casefold():
+            rest += f" · {paper.name}"
+        return head, rest
     if paper.name:
         if title.startswith(paper.name):
             return paper.name, title[len(paper.name):]
@@ -54,6 +63,17 @@ def row_label(paper: Paper) -> tuple[str, str]:
     return " ".join(words[:_SHORT_TITLE_WORDS]), f" {rest}" if rest else ""
 
 
+def short_byline(paper: Paper) -> str:
+    """"2019 · Chien et al.": the year and the first author's surname ("" when unknown).
+
+    The year comes first, so that a narrow row cut from the right still shows it.
+    """
+    parts = [str(paper.year)] if paper.year else []
+    if paper.authors and paper.authors[0].split():
+        parts.append(paper.authors[0].split()[-1] + (" et al." if len(paper.authors) > 1 else ""))
+    return " · ".join(parts)
+
+
 def label_line(paper: Paper, width: int, styles: RowStyles, markers: Text | None = None) -> Text:
     """The first line of a row: markers, head, rest of the title and, if room, the list."""
     head, rest = row_label(paper)
@@ -62,6 +82,9 @@ def label_line(paper: Paper, width: int, styles: RowStyles, markers: Text | None
     body = Text.assemble((head, styles.head), (rest, styles.rest))
     source = paper.list_title
     room = width - line.cell_len - 1  # one blank cell before the scrollbar
+    if room >= _BYLINE_FROM_CELLS and short_byline(paper):
+        # Who and when come before which list: cut from the right, the list goes first.
+        source = f"{short_byline(paper)}  {source}"
     # The list's name is the least important part: show it only when it fits beside a
     # readable label, and cut it before the title.
     if source and room >= _SOURCE_FROM_CELLS:

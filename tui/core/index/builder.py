@@ -19,7 +19,7 @@ import json
 import os
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,7 +37,8 @@ from tui.core.index.sidefiles import (
     LENGTHS_FILE, NAME_ORDER_FILE, PREFIX_FANOUT, PREFIX_FILE, SHORT_PREFIX, WORDS_FILE,
     name_key,
 )
-from tui.core.lists.paragraphs import read_list
+from tui.core.lists.parts import Part, merge_summaries, split_parts
+from tui.core.lists.reader import open_list
 from tui.core.render.plain import rendered_text
 from tui.core.whoosh_compat import (
     commit_segments, finish_segment, mark_added, unlocked_segment_writer,
@@ -49,18 +50,25 @@ _LIMIT_MB = 256
 """Whoosh's posting pool, which stays empty: postings go through `postings.Postings`."""
 
 
-def _parse_file(path: str) -> tuple[dict[str, object], list[dict[str, object]], set[str]]:
-    """Parse one list into its summary, its Whoosh documents and its (folded) words."""
-    plist = read_list(path)
-    docs = []
-    vocab: set[str] = set()
-    for paper in plist.papers:
+def _documents(part: Part, summary: dict[str, object],
+               vocab: set[str]) -> Iterator[dict[str, object]]:
+    """The Whoosh documents of one list (or part of one), one at a time, adding its
+    words to `vocab`.
+
+    Streamed: a JSON Lines snapshot of millions of records never has more than one
+    paper's document in memory. `summary` gets the list's title, paper count and what
+    was skipped once the documents are exhausted (`parts.merge_summaries` makes one
+    summary of a file's parts).
+    """
+    stream = open_list(part)
+    count = 0
+    for paper in stream.papers:
         text = rendered_text(paper.raw)
-        docs.append(document(paper, text))
         vocab.update(words(text))
-    summary = {"title": plist.title, "file": plist.file, "path": plist.path,
-               "papers": len(plist.papers)}
-    return summary, docs, vocab
+        count += 1
+        yield document(paper, text)
+    summary.update(title=stream.title, file=stream.file, path=stream.path, papers=count,
+                   tally=stream.tally, part=not part.whole)
 
 
 def make_codec() -> W3Codec:
@@ -73,21 +81,21 @@ def make_codec() -> W3Codec:
     return W3Codec(blocklimit=512, compression=0)
 
 
-def _split(files: list[Path], parts: int) -> list[list[Path]]:
-    """Cut `files` into up to `parts` contiguous runs of about equal size in bytes.
+def _split(parts: list[Part], runs: int) -> list[list[Part]]:
+    """Cut `parts` into up to `runs` contiguous runs of about equal size in bytes.
 
     Contiguous, so that the segments written from them keep list order in docnums.
     """
-    sizes = [f.stat().st_size for f in files]
-    target = sum(sizes) / parts
-    runs: list[list[Path]] = [[]]
+    sizes = [p.size for p in parts]
+    target = sum(sizes) / runs
+    out: list[list[Part]] = [[]]
     filled = 0.0
-    for path, size in zip(files, sizes):
-        if runs[-1] and filled >= target * len(runs) and len(runs) < parts:
-            runs.append([])
-        runs[-1].append(path)
+    for part, size in zip(parts, sizes):
+        if out[-1] and filled >= target * len(out) and len(out) < runs:
+            out.append([])
+        out[-1].append(part)
         filled += size
-    return runs
+    return out
 
 
 def _add_prepared(writer, doc: dict[str, object], postings: Postings) -> None:
@@ -104,7 +112,8 @@ def _add_prepared(writer, doc: dict[str, object], postings: Postings) -> None:
         field, value = schema[name], doc[name]
         length = 0
         if field.indexed and isinstance(value, list):
-            table = postings.table(name)
+            # No table for an empty field: Whoosh writes no field it has no postings of.
+            table = postings.table(name) if value else {}
             positions: defaultdict[str, list[int]] = defaultdict(list)
             for pos, term in enumerate(value):
                 positions[term].append(pos)
@@ -160,21 +169,20 @@ class _Written:
         self.text_df.update(other.text_df)
 
 
-def _write_segment(writer, files: list[Path], progress=None) -> _Written:
-    """Parse `files` and add their papers to `writer`."""
+def _write_segment(writer, files: list[Part], progress=None) -> _Written:
+    """Parse `files` (whole lists or parts of them) and add their papers to `writer`."""
     lists, vocab = [], set()
     lengths = {name: array("I") for name in SCORED_FIELDS}
     name_keys: list[str] = []
     postings = Postings()
     for path in files:
-        summary, docs, file_vocab = _parse_file(str(path))
-        for doc in docs:
+        summary: dict[str, object] = {}
+        for doc in _documents(path, summary, vocab):
             _add_prepared(writer, doc, postings)
             name_keys.append(name_key(str(doc["_stored_name"]), str(doc["_stored_title"])))
             for name, column in lengths.items():
                 column.append(len(doc[name]))
         lists.append(summary)
-        vocab.update(file_vocab)
         if progress:
             progress(1)
     text_df = Counter({term: len(found) for term, found in postings.table("text").items()})
@@ -183,7 +191,7 @@ def _write_segment(writer, files: list[Path], progress=None) -> _Written:
     return _Written(lists, vocab, lengths, text_df, name_keys)
 
 
-def _segment_task(folder: str, files: list[str], limitmb: int):
+def _segment_task(folder: str, files: list[Part], limitmb: int):
     """Worker process: write one segment of the index in `folder` from `files`."""
     from whoosh.filedb.filestore import FileStorage
 
@@ -194,7 +202,7 @@ def _segment_task(folder: str, files: list[str], limitmb: int):
     # The parent holds the index lock and commits every worker's segment at once.
     writer = unlocked_segment_writer(ix, limitmb=limitmb, compound=False, codec=make_codec())
     try:
-        written = _write_segment(writer, [Path(f) for f in files])
+        written = _write_segment(writer, files)
         segment = finish_segment(writer)
     except BaseException:
         writer.cancel()
@@ -210,7 +218,11 @@ def build_into(storage: Storage, files: list[Path],
     contiguous run of files; small builds, and builds in memory, run in-process.
     """
     ix = storage.create_index(make_schema())
-    total = len(files)
+    cores = os.cpu_count() or 1
+    # A large JSON Lines file is cut into a part per core, read side by side.
+    parts = split_parts(files, cores, _PARALLEL_BYTES) if hasattr(storage, "folder") \
+        else [Part(f) for f in files]
+    total = len(parts)
     done = 0
 
     def advance(n: int) -> None:
@@ -219,19 +231,19 @@ def build_into(storage: Storage, files: list[Path],
         if progress:
             progress(done, total)
 
-    workers = min(os.cpu_count() or 1, len(files))
-    big = sum(f.stat().st_size for f in files) >= _PARALLEL_BYTES
+    workers = min(cores, len(parts))
+    big = sum(p.size for p in parts) >= _PARALLEL_BYTES
     # Separate files, not one compound file per segment: Whoosh opens a compound file
     # by copying it into memory, which costs a cold search tens of milliseconds.
     writer = ix.writer(limitmb=_LIMIT_MB, compound=False, codec=make_codec())
     try:
         if workers > 1 and big and hasattr(storage, "folder"):
-            runs = _split(files, workers)
+            runs = _split(parts, workers)
             segments = []
             written = _Written([], set(), {name: array("I") for name in SCORED_FIELDS},
                                Counter(), [])
             with ProcessPoolExecutor(max_workers=len(runs)) as pool:
-                futures = [pool.submit(_segment_task, storage.folder, [str(f) for f in run],
+                futures = [pool.submit(_segment_task, storage.folder, run,
                                        _LIMIT_MB // len(runs)) for run in runs]
                 for run, future in zip(runs, futures):
                     segment, run_written = future.result()
@@ -240,11 +252,12 @@ def build_into(storage: Storage, files: list[Path],
                     advance(len(run))
             commit_segments(writer, segments)
         else:
-            written = _write_segment(writer, files, advance)
+            written = _write_segment(writer, parts, advance)
             writer.commit()
     except BaseException:
         writer.cancel()
         raise
+    written.lists = merge_summaries(written.lists)
     papers = sum(int(s["papers"]) for s in written.lists)
     _write_json(storage, PREFIX_FILE, _prefix_table(written.text_df))
     _write_json(storage, WORDS_FILE, sorted(w for w in written.vocab if w.isalpha()))

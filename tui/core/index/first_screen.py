@@ -26,7 +26,7 @@ from tui.core.durable import atomic_write
 from tui.core.index.freshness import code_digest, stat_key
 from tui.core.lists.files import SeedError
 from tui.core.locations import lists_and_index_dirs
-from tui.core.model import Paper
+from tui.core.model import Paper, extras, from_extras
 
 if TYPE_CHECKING:
     from tui.core.index.library import Library
@@ -34,10 +34,11 @@ if TYPE_CHECKING:
 FILE = "first-screen.json"
 ROWS = 200
 """Rows kept: a screen of the tallest terminals, about 30 KB of JSON."""
-_FORMAT = 1
+_FORMAT = 2
 """Bumped when the file's layout changes."""
-_FIELDS = (str, str, str, int, str, str)
-"""A row: id, list title, file, position, name, title (a `Paper` without its abstract)."""
+_FIELDS = (str, str, str, int, str, str, dict)
+"""A row: id, list title, file, position, name, title and what a structured list gave
+(`model.extras`): a `Paper` without its abstract."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def _read(path: Path, key: str) -> tuple[int, tuple[Paper, ...]] | None:
         if (not isinstance(row, list) or len(row) != len(_FIELDS)
                 or not all(type(value) is kind for value, kind in zip(row, _FIELDS))):
             return None
-        made.append(Paper(*row, raw=""))
+        made.append(Paper(*row[:6], raw="", **from_extras(row[6])))
     return papers, tuple(made)
 
 
@@ -113,7 +114,8 @@ def save(screen: FirstScreen, library: Library) -> None:
         papers = [library.paper(docnum) for docnum in range(min(ROWS, len(library)))]
     except Exception:  # noqa: BLE001 - a cache: reading it must never stop a start
         return
-    rows = [[p.id, p.list_title, p.file, p.position, p.name, p.title] for p in papers]
+    rows = [[p.id, p.list_title, p.file, p.position, p.name, p.title, extras(p)]
+            for p in papers]
     data = json.dumps({"key": screen.key, "papers": len(library), "rows": rows},
                       ensure_ascii=False).encode()
     for root in screen.roots:

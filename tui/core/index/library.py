@@ -30,7 +30,7 @@ from tui.core.index.sidefiles import (
     parse_lengths, side_files,
 )
 from tui.core.locations import lists_and_index_dirs
-from tui.core.model import Paper
+from tui.core.model import Paper, from_extras
 from tui.core.whoosh_compat import wildcard_terms
 
 T = TypeVar("T")
@@ -41,7 +41,8 @@ PAPER_CACHE = 8192
 """Papers kept once read (a paper is about 1.7 KB); beyond, the longest-kept are
 forgotten. Reading one again costs about a tenth of a millisecond, while keeping every
 paper a long session reaches would hold the whole corpus: 35 MB at 21k papers."""
-_LAZY = ("prefix_table", "vocabulary", "scorer", "name_order", "name_rank")
+_LAZY = ("prefix_table", "vocabulary", "scorer", "name_order", "name_rank", "year_order",
+         "year_rank")
 """Cached properties that hold what was read from the index."""
 
 
@@ -69,6 +70,9 @@ class Library:
                  reopen: Callable[[], OpenIndex] | None = None) -> None:
         self.files = files
         self.notices: list[str] = list(opened.notices)
+        # What reading the lists left out (bad lines, broken entries), on every open.
+        for summary in opened.meta.get("lists", ()):  # type: ignore[union-attr]
+            self.notices += list(summary.get("notices", ()))
         self._lock = threading.RLock()
         self._reopen = reopen
         self._handles: dict[str, StructFile] = {}
@@ -186,6 +190,7 @@ class Library:
             name=fields.get("name", ""),
             title=fields.get("title", ""),
             raw=fields.get("raw", ""),
+            **from_extras(fields.get("info")),
         )
         with self._lock:
             papers = self._papers
@@ -301,6 +306,20 @@ class Library:
         for position, docnum in enumerate(self.name_order):
             rank[docnum] = position
         return rank
+
+    @cached_property
+    def year_order(self) -> Sequence[int]:
+        """Every docnum, newest year first, papers without a year last."""
+        from tui.core.index.fields import year_order
+
+        return self.guarded(lambda: year_order(self))
+
+    @cached_property
+    def year_rank(self) -> Sequence[int]:
+        """Each docnum's position in `year_order`."""
+        from tui.core.index.fields import rank_of
+
+        return rank_of(self.year_order)
 
     def _side_file(self, parse: Callable[[bytes], object], name: str) -> object:
         """Read a side file from the handle opened with the index.

@@ -77,7 +77,9 @@ def fingerprint(files: list[Path], known: dict[str, list[str]] | None = None) ->
         if entry and entry[0] == key:
             file_digest = entry[1]
         else:
-            file_digest = hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+            with open(path, "rb") as handle:  # in chunks: a list may be gigabytes
+                file_digest = hashlib.file_digest(
+                    handle, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
             if known is not None:
                 known[str(path)] = [key, file_digest]
         digest.update(path.name.encode() + b"\0" + file_digest.encode())

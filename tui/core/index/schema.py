@@ -5,19 +5,25 @@ from __future__ import annotations
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
 from tui.core.index.analysis import ANALYSIS_VERSION, PaperAnalyzer, terms
-from tui.core.model import Paper
+from tui.core.index.fields import AuthorAnalyzer, author_terms
+from tui.core.model import Paper, extras
 
 # Bump when fields or what goes into them change: existing indexes are then rebuilt.
-SCHEMA_VERSION = 5 + 100 * ANALYSIS_VERSION
+SCHEMA_VERSION = 6 + 100 * ANALYSIS_VERSION
 
 # Fields a query may name with a prefix (`name:gecko`), and the default search fields
 # with their weights.
-QUERY_FIELDS = ("name", "title", "list", "text")
+QUERY_FIELDS = ("name", "title", "list", "text", "author", "year", "venue")
 # Titles are derived from the abstract's own words, so a match there is mostly a match
 # counted twice: it gets a light weight. A derived name is rarer and more telling.
-FIELD_BOOSTS = {"name": 2.0, "title": 0.3, "text": 1.0, "alias": 0.5}
+FIELD_BOOSTS = {"name": 2.0, "title": 0.3, "text": 1.0, "alias": 0.5,
+                # A list's own title (`heading`, also in `title`) is the authors' summary,
+                # not a repeat of the abstract: it weighs 1.5 in all. Authors are
+                # matched by surname from the search box too. Paragraph lists have
+                # neither, so their ranking is unchanged.
+                "heading": 1.2, "author": 1.0}
 # Fields whose lengths the ranking normalises by (BM25's b).
-SCORED_FIELDS = ("name", "title", "text", "alias", "list")
+SCORED_FIELDS = ("name", "title", "text", "alias", "list", "heading", "author", "year", "venue")
 
 
 def make_schema() -> Schema:
@@ -36,6 +42,13 @@ def make_schema() -> Schema:
         alias=TEXT(analyzer=analyzer),
         # The abstract as written: the detail pane renders it with its styles.
         raw=STORED,
+        # What structured lists add (see `model.EXTRA_FIELDS`): the list's own title,
+        # authors (accents folded), year and venue to search; the rest only stored.
+        heading=TEXT(analyzer=analyzer),
+        author=TEXT(analyzer=AuthorAnalyzer()),
+        year=TEXT(analyzer=analyzer),
+        venue=TEXT(analyzer=analyzer),
+        info=STORED,
     )
 
 
@@ -61,4 +74,9 @@ def document(paper: Paper, text: str) -> dict[str, object]:
         "text": terms(text),
         "alias": terms(math_aliases(paper.raw)),
         "raw": paper.raw,
+        "heading": terms(paper.title) if paper.titled else [],
+        "author": author_terms(paper.authors),
+        "year": [str(paper.year)] if paper.year else [],
+        "venue": terms(paper.venue or paper.list_title),
+        "info": extras(paper),
     }

@@ -1,4 +1,10 @@
-"""Reading list files: finding them (`files`) and reading the paragraph format (`paragraphs`).
+"""Reading list files, in the formats they come in.
 
-Every reader turns a file into a `PaperList` of `Paper`s; nothing here touches the index.
+Finding them (`files`), the paragraph format (`paragraphs`), and the structured ones:
+JSON and JSON Lines (streamed, `jsonlists`), BibTeX (`bibtex`) and CSV/TSV (`csvlists`).
+`detect` says which reader a file needs from its content, `fields` maps a record's
+fields (title, abstract, authors, year...) whatever they are called, `records` turns
+them into `Paper` records, `parts` cuts a large JSON Lines file for parallel builds,
+and `reader` is the one entry point the builder uses. Every reader yields `Paper`s;
+nothing here touches the index.
 """

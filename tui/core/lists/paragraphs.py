@@ -121,8 +121,16 @@ def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
 
 
 def read_list(path: str | Path) -> PaperList:
-    """Read and parse one list file; raises SeedError with a one-line message."""
+    """Read and parse one list file; raises SeedError with a one-line message.
+
+    JSON, JSON Lines, BibTeX and CSV lists go to their readers (`tui.core.lists`).
+    """
     path = Path(path)
+    from tui.core.lists.reader import read_structured, structured_kind
+
+    kind = structured_kind(path)
+    if kind is not None:
+        return read_structured(path, kind)
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -189,6 +189,7 @@ WRAPPERS: dict[str, tuple[str, str]] = {
 
 TEXT_WORDS: dict[str, str] = {
     "ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å", "AA": "Å",
+    "o": "ø", "O": "Ø", "l": "ł", "L": "Ł",
     "LaTeX": "LaTeX", "TeX": "TeX", "eg": "e.g.", "ie": "i.e.", "etc": "etc.",
     "wrt": "w.r.t.", "etal": "et al.", "textendash": "–", "textemdash": "—",
     "ldots": "…", "dots": "…", "textasciitilde": "~", "textbackslash": "\\",

@@ -20,6 +20,7 @@ from whoosh.fields import Schema
 
 from tui.core.index.analysis import fold, stem, terms
 from tui.core.index.schema import FIELD_BOOSTS, QUERY_FIELDS
+from tui.core.search.fields import expand_year_ranges, loose_with_filters
 from tui.core.search.filters import split_filters
 from tui.core.search.policy import Policy, policy_for
 
@@ -36,7 +37,7 @@ _PLAIN_WORD = re.compile(r"(?:^|[\s(])([^\W_][\w]*)$")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _QUESTION = re.compile(r"(?<!\w)\?|\?(?!\w)")
 _ALLOWED_FIELDS = frozenset(QUERY_FIELDS) | {"id"}
-_HIGHLIGHT_FIELDS = frozenset({"name", "title", "text", "alias", "list"})
+_HIGHLIGHT_FIELDS = frozenset({"name", "title", "text", "alias", "list", "heading"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,12 +89,19 @@ class CompiledQuery:
 
     def _parse(self, group_and: bool) -> wq.Query:
         """Parse over the policy's fields with a parser of its own; any parser failure
-        degrades to the words."""
+        degrades to the words. Any-word, the `author:`, `year:` and `venue:` it names
+        stay required."""
         fields = self.policy.fields
-        try:
-            q = make_parser(self.schema, group_and, fields).parse(self.text)
-        except Exception:  # noqa: BLE001 - whatever the parser trips on, search the words
-            q = None
+
+        def parse(text: str, group: bool) -> wq.Query | None:
+            try:
+                return make_parser(self.schema, group, fields).parse(text)
+            except Exception:  # noqa: BLE001 - whatever the parser trips on, search the words
+                return None
+
+        q = None if group_and else loose_with_filters(self.text, parse)
+        if q is None:
+            q = parse(self.text, group_and)
         if q is None or q is wq.NullQuery:
             q = words_query(self.words, group_and, fields)
         return q
@@ -113,6 +121,8 @@ def compile_query(query: str, schema: Schema, typing: bool = False) -> CompiledQ
     last = fold(match.group(1)) if match else ""
     plain = [w for w in re.findall(r"\w+", re.sub(r"\b\w+:", " ", text)) if w not in _OPERATORS]
     words = tuple(fold(w) for w in plain[:MAX_WORDS])
+    # After the words and structure are read: a range's years are no words or OR of the user's.
+    text = expand_year_ranges(text)
     return CompiledQuery(typed, text, tuple(filters), structured, last, words,
                          policy_for(rest, words, typing, structured), schema)
 

@@ -47,7 +47,7 @@ NAMES_ONLY_PREFIX = 2
 """A last word this short expands in names and titles only: one or two letters are
 the start of a word being typed, their expansions cover most abstracts, and names and
 titles are what a reader scans for at that point."""
-SORTS = ("relevance", "list", "name")
+SORTS = ("relevance", "list", "name", "year")
 _MAX_FUZZY_WORDS = 4
 
 
@@ -152,13 +152,14 @@ def _everything(library: Library, query: str, limit: int | None,
     docnums: Sequence[int] = range(len(library))
     if within is not None:
         docnums = sorted(d for d in within if 0 <= d < len(library))
-    if sort == "name":
-        order = library.name_order
+    if sort in ("name", "year"):
+        order = library.name_order if sort == "name" else library.year_order
         if within is not None:
             kept = _filter(within)
             order = [d for d in order if d in kept]
+        rank = library.name_rank if sort == "name" else library.year_rank
         named = ListedHits(library, order, in_list_order=False,
-                           positions=library.name_rank if within is None else None)
+                           positions=rank if within is None else None)
         return SearchResult(query, named[:limit], len(order))
     return SearchResult(query, ListedHits(library, docnums)[:limit], len(docnums))
 
@@ -189,8 +190,8 @@ def _filter(within: Collection[int] | None) -> set[int] | None:
 def _sorted(library: Library, hits: list[Hit], sort: str) -> list[Hit]:
     if sort == "list":
         return sorted(hits, key=lambda h: h.docnum)
-    if sort == "name":
-        rank = library.name_rank
+    if sort in ("name", "year"):
+        rank = library.name_rank if sort == "name" else library.year_rank
         return sorted(hits, key=lambda h: rank[h.docnum])
     return hits
 

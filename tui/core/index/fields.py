@@ -1,0 +1,95 @@
+"""The index side of the fields structured lists add: authors and years.
+
+Authors are indexed by their words with accents folded away (`author:scholkopf` finds
+Schölkopf) and without stemming (names are not English words). Stop words are left
+out as they are everywhere else: an author term for "and" would make every query with
+"and" in it require an author called And. Years are plain terms of the `year` field;
+`year_order` reads them back to sort by year without loading a paper.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from whoosh.analysis import Token, Tokenizer
+
+from tui.core.index.analysis import STOP_WORDS
+
+if TYPE_CHECKING:
+    from tui.core.index.library import Library
+
+_WORD = re.compile(r"\w+")
+
+
+def fold_name(text: str) -> str:
+    """Lower case, without accents: "Schölkopf" → "scholkopf", "Łukasz" → "lukasz"."""
+    text = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L")
+                                 .replace("ø", "o").replace("Ø", "O").replace("ß", "ss"))
+    return "".join(c for c in text if not unicodedata.combining(c)).casefold()
+
+
+def author_terms(authors: Iterable[str]) -> list[str]:
+    """The index terms of a paper's authors: every word of every name, folded."""
+    out = []
+    for name in authors:
+        out += [w for w in _WORD.findall(fold_name(name)) if w not in STOP_WORDS]
+    return out
+
+
+class AuthorAnalyzer(Tokenizer):
+    """The `author` field's analyzer for query text: `author_terms` on one string."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AuthorAnalyzer)
+
+    def __hash__(self) -> int:
+        return hash(AuthorAnalyzer)
+
+    def __call__(self, value: str, positions: bool = False, chars: bool = False,  # type: ignore[override]
+                 keeporiginal: bool = False, removestops: bool = True, start_pos: int = 0,
+                 start_char: int = 0, tokenize: bool = True, mode: str = "",
+                 **kwargs: object) -> Iterator[Token]:
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        words = author_terms([value]) if tokenize else [value]
+        for pos, word in enumerate(words, start_pos):
+            token.text = word
+            token.boost = 1.0
+            if keeporiginal:
+                token.original = word
+            if positions:
+                token.pos = pos
+            if chars:  # offsets are not kept for names: nothing highlights them
+                token.startchar, token.endchar = start_char, start_char + len(value)
+            yield token
+
+
+def year_order(library: Library) -> Sequence[int]:
+    """Every docnum, newest year first (list order within a year); papers without a
+    year last. Read from the `year` field's postings, so no paper is loaded."""
+    from tui.core.index.scorer import read_postings
+
+    count = len(library)
+    years = array("i", bytes(4 * count))
+    with library._lock:
+        reader = library.searcher.reader()
+        for term in reader.field_terms("year") if "year" in reader.indexed_field_names() \
+                else ():
+            text = term.decode() if isinstance(term, bytes) else term
+            if not text.isdigit():
+                continue
+            for docnum in read_postings(reader, "year", text)[0]:
+                if 0 <= docnum < count:
+                    years[docnum] = int(text)
+    return array("I", sorted(range(count), key=lambda d: (years[d] == 0, -years[d], d)))
+
+
+def rank_of(order: Sequence[int]) -> Sequence[int]:
+    """Each docnum's position in `order`."""
+    rank = array("I", bytes(4 * len(order)))
+    for position, docnum in enumerate(order):
+        rank[docnum] = position
+    return rank
