@@ -312,3 +312,20 @@ def test_the_paper_cache_is_bounded(tmp_path: Path, monkeypatch) -> None:
         assert sorted(library._papers) == [3, 4, 5]
         assert library.paper(0) == first[0], "a forgotten paper reads again the same"
         assert len(library._papers) == 3
+
+
+def test_in_memory_builds_keep_their_temporary_files_apart(tmp_path) -> None:
+    """Whoosh's own RamStorage gives every process the same temporary folder, so two
+    in-memory builds at once removed each other's files ("seek of closed file")."""
+    from tui.core.index.opening import BuildRamStorage
+
+    first, second = BuildRamStorage(), BuildRamStorage()
+    a, b = first.temp_storage("MAIN.tmp"), second.temp_storage("MAIN.tmp")
+    assert a.folder != b.folder
+    handle = a.create_file("x.ctmp")
+    handle.write(b"column")
+    handle.close()
+    second.remove_temp_folders()
+    assert a.file_exists("x.ctmp")          # the other build's files are untouched
+    first.remove_temp_folders()
+    assert not Path(a.folder).exists() and not Path(b.folder).exists()

@@ -192,6 +192,32 @@ def _remove_stale(root: Path, keep: str) -> None:
             shutil.rmtree(child, ignore_errors=True)
 
 
+class BuildRamStorage(RamStorage):
+    """An in-memory index whose build keeps its temporary files in folders of its own.
+
+    Whoosh's RamStorage puts a segment's temporary column files in
+    `<system temp>/<index name>.tmp`: one folder for every process on the machine. Two
+    processes building in memory at once (no writable index folder) then take the
+    files from under each other, and a build fails with "seek of closed file".
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.temp_folders: list[str] = []
+        """The folders `temp_storage` made, removed by `remove_temp_folders`."""
+
+    def temp_storage(self, name: str | None = None) -> FileStorage:
+        folder = tempfile.mkdtemp(prefix="paperscope-build-")
+        self.temp_folders.append(folder)
+        return FileStorage(folder).create()
+
+    def remove_temp_folders(self) -> None:
+        """Remove what the build left in its temporary folders (the index is in memory)."""
+        for folder in self.temp_folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        self.temp_folders.clear()
+
+
 def build_into(storage, files: list[Path], progress: Progress | None) -> dict[str, object]:
     """Build (imported here: parsing and rendering cost a search nothing until needed)."""
     from tui.core.index.builder import build_into as build
@@ -283,8 +309,11 @@ def open_index(files: list[Path], roots: list[Path], progress: Progress | None =
                     break
             else:
                 notices.append(f"the index in {root} kept changing while it was built")
-    storage = RamStorage()
-    meta = build_into(storage, files, progress)
+    storage = BuildRamStorage()
+    try:
+        meta = build_into(storage, files, progress)
+    finally:
+        storage.remove_temp_folders()
     meta.update(fingerprint=fp, schema=SCHEMA_VERSION)
     notices.append("no writable index folder; the index is kept in memory for this run")
     ix = storage.open_index()
