@@ -53,7 +53,9 @@ def test_a_few_words_search_names_and_titles_too() -> None:
 def test_a_description_searches_the_abstract() -> None:
     many = " ".join(f"w{i}" for i in range(DESCRIPTION_MIN_WORDS))
     assert dict(policy(many).fields) == dict(DESCRIPTION_FIELDS)
-    assert set(DESCRIPTION_FIELDS) == {"text", "alias"}
+    # The abstract, its math, and a list's real titles and authors: never the name and
+    # title derived from the abstract's own words.
+    assert set(DESCRIPTION_FIELDS) == {"text", "alias", "heading", "author"}
     # Repeats are one word: a description has that many distinct words.
     assert dict(policy("slam " * DESCRIPTION_MIN_WORDS).fields) == FIELD_BOOSTS
 
@@ -86,3 +88,29 @@ def test_the_command_line_and_the_reader_differ_only_in_the_prefix(bundled_libra
     submitted = search(bundled_library, "gecko", limit=5)
     typed = search(bundled_library, "gecko", limit=5, typing=True)
     assert submitted.hits[0].paper.name == typed.hits[0].paper.name == "Gecko"
+
+
+def test_a_pasted_title_finds_its_paper_in_a_list_that_gives_titles(tmp_path) -> None:
+    """A list file with real titles: a description is looked for in them too, so a
+    title whose words its abstract never uses still finds its paper first."""
+    import json
+
+    from tui.core.index.library import open_library
+
+    records = [{"title": "Ensemble Learning for Multi-Layer Networks",
+                "authors": "Ada Byron; Carl Gauss",
+                "abstract": "Bayesian treatments of neural models usually rest on local "
+                            "Gaussian approximations to one mode of the posterior."}]
+    records += [{"title": f"Paper {n}",
+                 "abstract": f"Ensemble learning of multi-layer networks, study {n}: "
+                             "layer-wise training of deep networks for ensembles."}
+                for n in range(6)]
+    source = tmp_path / "venue.json"
+    source.write_text(json.dumps(records), encoding="utf-8")
+    with open_library([source], index_dir=str(tmp_path / "index")) as library:
+        hits = search(library, "Ensemble Learning for Multi-Layer Networks", limit=3).hits
+        assert hits[0].paper.title == "Ensemble Learning for Multi-Layer Networks"
+        # Its authors, pasted with the title as in a reference list, find it too.
+        hits = search(library, "Byron and Gauss, Ensemble Learning for Multi-Layer Networks",
+                      limit=3).hits
+        assert hits[0].paper.title == "Ensemble Learning for Multi-Layer Networks"

@@ -6,8 +6,9 @@ by `bench/lookup.py` and `bench/relevance.py`; the figures are in the README):
 - **A few words** (under DESCRIPTION_MIN_WORDS): a name or keywords. Searched over the
   derived name and title too, since a paper is looked up by its name; papers with all
   the words come first.
-- **A description** (a pasted title, a claim, a sentence): searched over the abstract
-  and its math only. The derived name and title are made of the abstract's own words,
+- **A description** (a pasted title, a claim, a sentence): searched over the abstract,
+  its math, and the real title and authors where the list gives them. The derived name
+  and title are made of the abstract's own words,
   so for a query of many words a match there counts the same word twice, and it
   favoured papers whose first sentence happened to hold a common word of the query.
   Papers with all the words still come first (that held for every collection), and
@@ -33,8 +34,11 @@ from tui.core.index.schema import FIELD_BOOSTS
 DESCRIPTION_MIN_WORDS = 5
 """A query with this many distinct words describes a paper rather than naming it."""
 DESCRIPTION_FIELDS: Mapping[str, float] = MappingProxyType(
-    {f: FIELD_BOOSTS[f] for f in ("text", "alias")})
-"""Where a description is looked for: the abstract's words and its math's spellings."""
+    {f: FIELD_BOOSTS[f] for f in ("text", "alias", "heading", "author")})
+"""Where a description is looked for: the abstract's words and its math's spellings,
+and what a list file gives besides the abstract (its real title and authors: a title
+pasted from a reference list matches them, and they are not the abstract's words
+counted again). Paragraph lists have neither."""
 FEEDBACK_DOCS = 10
 """Papers whose words feed a question's expansion."""
 FEEDBACK_TERMS = 20
