@@ -47,3 +47,17 @@ def test_search_does_not_import_the_web_server(tmp_path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           check=True)
     assert proc.stdout.strip().splitlines()[-1] == "LOADED [] 0"
+
+
+ONLY_WHEN_NEEDED = ("tui.core.drafts", "tui.core.state", "tui.core.export")
+"""What a plain `paperscope search` does not need: drafts (for `show`), the reading
+state (for a query that names `is:starred` and the like) and the exporters."""
+
+
+def test_a_plain_search_does_not_import_drafts_state_or_exports(tmp_path) -> None:
+    code = ("import sys\nfrom tui.cli import main\n"
+            f"code = main(['search', 'gecko', '--index-dir', {str(tmp_path)!r}])\n"
+            f"print('LOADED', sorted(m for m in {ONLY_WHEN_NEEDED!r} if m in sys.modules), code)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.strip().splitlines()[-1] == "LOADED [] 0"

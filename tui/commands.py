@@ -9,7 +9,6 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tui.core.drafts import DraftStore
 from tui.core.index.library import Library, open_library
 from tui.core.lists.paragraphs import SeedError
 from tui.core.search.filters import split_filters
@@ -123,6 +122,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         if docnum is None:
             return EXIT_NONE
         paper = library.paper(docnum)
+        from tui.core.drafts import DraftStore  # only `show` reads drafts
+
         drafts = DraftStore().drafts_of(paper.id)  # unsaved note drafts, newest first
         if args.json:
             print(json.dumps({**paper_json(paper), "draft": draft_json(drafts)},

@@ -12,13 +12,17 @@ import shutil
 import sys
 import textwrap
 from datetime import datetime
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from tui.core.drafts import Draft
 from tui.core.model import Paper
 from tui.core.render.text import render
 from tui.core.search.highlight import Spans, match_spans
 from tui.core.search.hits import Hit, SearchResult
+
+if TYPE_CHECKING:
+    # Only `paperscope show` meets drafts; a search must not pay for the draft store
+    # and the state it reads.
+    from tui.core.drafts import Draft
 
 _BOLD, _DIM, _MATCH, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[1;33m", "\x1b[0m"
 _SNIPPET_CHARS = 240
