@@ -1,15 +1,19 @@
-"""One lock helper for the index build and the reading state."""
+"""One lock helper for the index build, the reading state and the note drafts."""
 
 from __future__ import annotations
 
+import ast
 import multiprocessing
+import os
 import time
 from pathlib import Path
 
 import pytest
 
 from tui.core.durable import atomic_write
-from tui.core.locks import LockTimeout, exclusive_lock
+from tui.core.locks import LockTimeout, exclusive_lock, held_by_another, hold_while_alive
+
+PACKAGE = Path(__file__).resolve().parents[1] / "tui"
 
 
 def _hold(path: str, held, release) -> None:
@@ -46,3 +50,43 @@ def test_an_atomic_write_replaces_the_file_and_leaves_no_temp_file(tmp_path: Pat
     atomic_write(target, b"new", durable=durable)
     assert target.read_bytes() == b"new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json"]
+
+
+def _hold_alive(path: str, held, release) -> None:
+    fd = hold_while_alive(Path(path))
+    held.set()
+    release.wait(10)
+    assert fd is not None  # closed when the process ends
+
+
+def test_a_lock_held_while_alive_is_seen_by_others_until_its_process_ends(tmp_path: Path) -> None:
+    path = tmp_path / "session.lock"
+    assert not held_by_another(path)  # no lock file at all
+    ctx = multiprocessing.get_context("fork")
+    held, release = ctx.Event(), ctx.Event()
+    holder = ctx.Process(target=_hold_alive, args=(str(path), held, release))
+    holder.start()
+    try:
+        assert held.wait(10)
+        assert held_by_another(path)
+        with pytest.raises(BlockingIOError):
+            hold_while_alive(path)
+    finally:
+        release.set()
+        holder.join(10)
+    assert not held_by_another(path)  # it ended without unlocking: the lock went with it
+    fd = hold_while_alive(path)
+    assert fd is not None
+    os.close(fd)
+
+
+def test_only_the_lock_helper_imports_fcntl() -> None:
+    """Every flock goes through `tui.core.locks`, so the locking rules live in one place."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if "fcntl" in names and path.name != "locks.py":
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert found == []

@@ -30,12 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tui.core.durable import atomic_write_text
+from tui.core.locks import held_by_another, hold_while_alive
 from tui.core.state import default_state_path
-
-try:  # POSIX; elsewhere every other session's draft counts as left behind
-    import fcntl
-except ImportError:  # pragma: no cover - exercised only on Windows
-    fcntl = None  # type: ignore[assignment]
 
 DRAFTS_FOLDER = "drafts"
 """The folder, beside ``state.json``, that holds the drafts."""
@@ -163,29 +159,17 @@ class DraftStore:
         return self.folder / f".{session}.lock"
 
     def _hold_lock(self) -> None:
-        if self._lock_fd is not None or fcntl is None:
-            return
-        fd = os.open(self._lock_path(self.session), os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a fresh session: never contended
-        self._lock_fd = fd
+        if self._lock_fd is None:  # a fresh session: its lock is never contended
+            self._lock_fd = hold_while_alive(self._lock_path(self.session))
 
     def _alive(self, session: str) -> bool:
-        """Whether the reader of `session` still runs (holds its lock)."""
-        if fcntl is None:
-            return False
-        try:
-            fd = os.open(self._lock_path(session), os.O_RDWR)
-        except OSError:
-            return False  # no lock file: that reader has ended
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        """Whether the reader of `session` still runs (holds its lock).
+
+        Where nothing can be locked, every other session counts as ended.
+        """
+        if held_by_another(self._lock_path(session)):
             return True
-        except OSError:
-            return False
-        finally:
-            os.close(fd)  # also releases the lock if it was just taken
-        # Taken, so its reader is gone: its lock file can go too (its drafts stay).
+        # Free, so its reader is gone: its lock file can go too (its drafts stay).
         with suppress(OSError):
             self._lock_path(session).unlink()
         return False

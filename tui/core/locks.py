@@ -70,3 +70,44 @@ def exclusive_lock(path: Path, timeout: float | None = None, *, mode: int = 0o66
                    busy: str = "the lock is held") -> Iterator[None]:
     """`holding` the lock file at `path`, opened (and created) first."""
     return holding(open_lock_file(path, mode), timeout, busy)
+
+
+def hold_while_alive(path: Path, mode: int = 0o600) -> int | None:
+    """Take the lock at `path` without waiting and keep it: the caller's descriptor,
+    which holds it until closed (or the process ends); None where nothing is locked.
+
+    This is how a process says "I am still running" to others (see `held_by_another`).
+    Raises BlockingIOError when another process already holds it.
+    """
+    if fcntl is None:
+        return None
+    fd = open_lock_file(path, mode)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def held_by_another(path: Path) -> bool:
+    """Whether some other process holds the lock at `path` right now.
+
+    False when the lock file is missing or unreadable, and where nothing is locked. The
+    probe takes the lock for an instant when it is free, and releases it at once.
+    """
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return False
