@@ -200,17 +200,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"{kind:<6} {name:<12} {s.queries:>7} {s.success_at_1:>9.3f} "
                           f"{s.success_at_10:>10.3f} {s.mrr_at_10:>7.3f}")
             typed = samples[:args.typed]
-            print()
-            print(f"typed, a character at a time, until the paper is in the top {TOP_TYPED}")
-            header = f"{'engine':<12} {'titles':>6} {'found':>6} {'median keys':>11} " \
-                     f"{'mean keys':>9} {'median share':>12}"
-            print(header)
-            print("-" * len(header))
-            for name, engine in (("paperscope", as_typed(library)),
-                                 ("SQLite FTS5", lambda q: fts5.search(q, TOP_TYPED, prefix=True))):
-                row = typed_row(engine, typed)
-                print(f"{name:<12} {row['titles']:>6} {row['found']:>6.3f} {row['median']:>11.1f} "
-                      f"{row['mean']:>9.1f} {row['share']:>12.3f}")
+            if typed:  # --typed 0 leaves the typed row out
+                print()
+                print(f"typed, a character at a time, until the paper is in the top {TOP_TYPED}")
+                header = f"{'engine':<12} {'titles':>6} {'found':>6} {'median keys':>11} " \
+                         f"{'mean keys':>9} {'median share':>12}"
+                print(header)
+                print("-" * len(header))
+                fts5_typed = lambda q: fts5.search(q, TOP_TYPED, prefix=True)  # noqa: E731
+                for name, engine in (("paperscope", as_typed(library)),
+                                     ("SQLite FTS5", fts5_typed)):
+                    row = typed_row(engine, typed)
+                    print(f"{name:<12} {row['titles']:>6} {row['found']:>6.3f} "
+                          f"{row['median']:>11.1f} {row['mean']:>9.1f} {row['share']:>12.3f}")
     return 0
 
 
