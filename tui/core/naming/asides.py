@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 
 from tui.core.naming.clauses import BACKGROUND
+from tui.core.naming.filters import is_textbook
 from tui.core.naming.text import is_capitalised, is_strong_name, trim_word
 from tui.core.naming.phrases import (
     CLEAR,
@@ -26,11 +27,12 @@ from tui.core.naming.phrases import (
     Candidate,
     acronym_in_object,
     followed_by_apposition,
+    is_generic_noun,
     name_at,
     quoted_name,
 )
 
-__all__ = ["aside_names", "called_at_the_end"]
+__all__ = ["aside_names", "by_means_of", "called_at_the_end"]
 
 _NOUNS = "|".join(sorted(GENERIC_NOUNS))
 # "a new ...", "a simple yet novel ...": an indefinite noun phrase the paper calls new.
@@ -41,6 +43,7 @@ _NEW_NOUN_COMMA = re.compile(
     rf"\b[Aa]n?\s+(?:[a-z-]+\s+){{0,3}}?(?:new|novel)\s+(?:[a-z-]+\s+){{0,3}}?(?:{_NOUNS}),\s+"
 )
 _QUOTES = "\"“”'‘’"
+_BY_MEANS_OF = re.compile(r" (?:by|with|using|via|through) (?:(?:a|an|the|our) )?(?=[A-Z])")
 # "We call our new implementation with GOSS and EFB LightGBM.", "thus the term
 # Attentional Push.": a naming word whose name is the end of the sentence.
 _CALL = re.compile(
@@ -88,6 +91,23 @@ def called_at_the_end(sentence: str, index: int) -> Iterator[Candidate]:
         yield Candidate(" ".join(taken), CLEAR, index, match.start())
 
 
+def by_means_of(sentence: str, index: int) -> Iterator[Candidate]:
+    """A named thing the paper's introduction works by, where its object named nothing:
+    "we propose to learn such features by Trilinear Attention Sampling Network (TASN)",
+    "we augment recurrent networks with Predictive-State Decoders (PSDs)". The long form
+    must be capitalised words ending in a generic noun, so "a method for Zero-Shot
+    Learning (ZSL)" (a task) and "by Stochastic Gradient Descent (SGD)" (a term) are
+    not read; a plural ("using Dynamic Bayesian Networks (DBNs)") is a class of models
+    the paper uses. One mention is not enough: the name must be used again."""
+    for match in _BY_MEANS_OF.finditer(sentence):
+        found = acronym_in_object(sentence[match.end() :])
+        if found is None or found[1] < CLEAR or not found[2] or found[0].endswith("s"):
+            continue
+        head = found[2].rsplit(" ", 1)[-1]
+        if head[:1].isupper() and is_generic_noun(head.lower()) and not is_textbook(found[2]):
+            yield Candidate(found[0], LIKELY, index, match.start(), found[2], aside=True)
+
+
 def _new_acronyms(sentence: str, index: int) -> Iterator[Candidate]:
     """"a new fully convolutional Siamese network (FCSN)" under any verb; not where the
     sentence speaks of others' work ("a popular new method (X)")."""
@@ -110,6 +130,8 @@ def _apposition(sentence: str, match: re.Match[str], index: int) -> Iterator[Can
     if _others_work(sentence, match.end()):
         return
     rest = sentence[match.end() :]
+    if rest.startswith("the "):
+        rest = rest[4:]  # "a new deep neural network, the Action4DNet, to recognize"
     unquoted = rest.lstrip(_QUOTES)
     quoted = len(unquoted) < len(rest)
     found = acronym_in_object(unquoted)

@@ -60,6 +60,7 @@ _PROBLEM = re.compile(
 # The last "(ACR)" before the verb, at most six words (no comma) before it.
 _LAST_PAREN = re.compile(r"\(([^()\s,]{2,30})\)(?:\s+[^\s,()]+){0,6}\s*$")
 _INNER_APPOSITION = re.compile(r", (?=\S)")
+_NAMING_WORD_AT_END = re.compile(r",?\s*\(?\s*\b(?:called|named|dubbed|termed|coined)\s*$")
 _IS_NEW = re.compile(r",\s+(?:is|are)\s+an?\s+(?:new|novel)\b")
 
 
@@ -77,12 +78,27 @@ def after_naming(sentence: str, pos: int, index: int, score: float) -> Iterator[
         return  # "two prominent models, namely GLOW and RealNVP": a list of others' work
     name = name or name_with_noun(rest, 0)
     if name:
-        yield Candidate(name, score, index, pos)
+        spelled = _spelled_before(sentence, pos, name)
+        yield Candidate(name, score, index, pos, spelled, spelled_before=bool(spelled))
         return
     name = quoted_name(rest, 0)  # "called “exclusive group lasso”": quotes make it a name
     # ... but not a term the sentence does not own: "slow processors called "stragglers"".
     if name and (score >= CLEAR or not name.islower()):
         yield Candidate(name, score, index, pos, quoted=True)
+
+
+def _spelled_before(sentence: str, pos: int, name: str) -> str:
+    """The words before "called" that the name abbreviates: "a large-scale short video
+    dataset, called SVD" spells SVD out, so it is not the textbook SVD (see
+    ``naming_filters.resolved_name``)."""
+    if not name.isupper() or " " in name:
+        return ""
+    before = _NAMING_WORD_AT_END.sub("", sentence[:pos])
+    long_form = acronym_long_form(name, before)
+    if not before.endswith(long_form) or " " not in long_form:
+        return ""
+    # "a robust version of PCA called RPCA" builds on a term; it spells out nothing.
+    return "" if any(is_strong_name(word) for word in long_form.split()) else long_form
 
 
 def after_our(sentence: str, pos: int, index: int, proposed: bool) -> Iterator[Candidate]:

@@ -19,7 +19,8 @@ The work is split by concern:
 
 * ``naming_text``: sentences, word shapes, the acronym matcher, cutting a phrase;
 * ``naming_phrases``: reading a name at one spot, acronyms in an object, the scores;
-* ``naming_patterns``: the objects of "we propose" and kin, and the per-sentence entry;
+* ``naming_patterns``: the verbs of "we propose" and kin, and the per-sentence entry;
+* ``naming_objects``: the name in the object of such a verb ("we propose |X, a ...");
 * ``naming_clauses``: "called X", "our method, X", "X is a ...", "X is proposed";
 * ``naming_asides``: names given in passing ("a novel ... (ACR)", "The method, X, ...");
 * ``naming_filters``: which candidates are plausible names at all;
@@ -154,7 +155,7 @@ def _derive_name(text: str) -> str:
         score = found.score + _mention_bonus(mentions)
         if _used_before(sentences, name, found.first_sentence):
             score -= _BACKGROUND_PENALTY
-        if _secondary(sentences, found, evidence):
+        if _secondary(sentences, found, evidence, mentions):
             # A name in passing after the named contribution is a part of it, never it.
             score -= _BACKGROUND_PENALTY if found.aside else _SECONDARY_PENALTY
         if _coordinated(sentences[found.first_sentence], name):
@@ -172,27 +173,32 @@ def _derive_name(text: str) -> str:
     return _extended(best_name, scores)
 
 
-def _secondary(sentences: Sequence[str], found: _Evidence, evidence: dict[str, _Evidence]) -> bool:
+def _secondary(
+    sentences: Sequence[str], found: _Evidence, evidence: dict[str, _Evidence], mentions: int
+) -> bool:
     """Whether the name is introduced as a further contribution ("We also propose X",
     "In addition, we introduce X") after the abstract already introduced something: a
     module, dataset or variant next to the main contribution; or given in passing ("a
     new metric, X, is devised") after an earlier sentence named the contribution.
 
-    A name given in passing after an unnamed contribution is not secondary: "We propose
-    a method ... At its core is a novel Spatial Attention Module (SAM)" names the paper
-    by its module.
+    A name after an unnamed contribution is not secondary: "We propose a method ... At
+    its core is a novel Spatial Attention Module (SAM)" names the paper by its part, and
+    so does "We propose a method ... We further introduce the PPGNet, a ..." when the
+    abstract uses PPGNet again (once, it may be a side product).
     """
     if found.first_sentence == 0:
         return False
     sentence = sentences[found.first_sentence]
-    if _ADDITIVE.search(sentence, 0, found.start + 1) and _introduced_before(
-        sentences, found.first_sentence
-    ):
-        return True
-    return found.aside and any(
-        other.first_sentence < found.first_sentence and other.score >= _THRESHOLD
-        for other in evidence.values()
-    )
+    earlier = [other for other in evidence.values() if other.first_sentence < found.first_sentence]
+    if found.aside:
+        return any(other.score >= _THRESHOLD for other in earlier)
+    if _ADDITIVE.search(sentence, 0, found.start + 1) is None:
+        return False
+    # "We propose a method ... We further introduce the PPGNet, a ... PPGNet ...": after
+    # an unnamed contribution a further name used again carries the paper's only name.
+    if mentions > 1 and not any(other.score >= _OWN_OPENING for other in earlier):
+        return False
+    return _introduced_before(sentences, found.first_sentence)
 
 
 def _introduced_before(sentences: Sequence[str], index: int) -> bool:

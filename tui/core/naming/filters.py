@@ -76,7 +76,8 @@ _TEXTBOOK_TERMS = frozenset(
     region proposal network|region proposal networks|markov random field|
     markov random fields|directed acyclic graph|directed acyclic graphs|
     kullback-leibler divergence|gradient descent ascent|gradient descent-ascent|
-    non-maximum suppression|non maximum suppression
+    non-maximum suppression|non maximum suppression|variational bayes|
+    point spread function|sample average approximation|distributionally robust optimization
     """.split("|")
 )
 # Words that open sentences without naming anything ("Secondly, a ... is proposed").
@@ -119,10 +120,12 @@ def resolved_name(candidate: Candidate) -> str:
     if (
         name.lower() in _GENERIC_TERMS
         and len(name) > 2
-        and _capitalised_phrase(long_form)
+        and (_capitalised_phrase(long_form) or candidate.spelled_before)
         and not is_textbook(long_form)
     ):
-        return name  # "Hierarchical Dirichlet Process (HDP)", not the textbook HDP
+        # "Hierarchical Dirichlet Process (HDP)", "a short video dataset, called SVD":
+        # spelled out as something else than the textbook HDP or SVD.
+        return name
     if _PLURAL_ACRONYM.fullmatch(candidate.name) and _capitalised_phrase(candidate.long_form):
         return candidate.name  # "Part-based One-vs-One Features (POOFs)"
     if (
@@ -134,6 +137,11 @@ def resolved_name(candidate: Candidate) -> str:
             return candidate.name  # "Multimodal Memory Model (M3)", "Deep Dual-Domain (D3)"
         return long_form if _plausible(long_form) else ""
     return ""
+
+
+def is_generic_term(word: str) -> bool:
+    """Whether ``word`` is a common term of the field ("CNN", "MCMC"), never a coined name."""
+    return word.lower() in _GENERIC_TERMS
 
 
 def _lower_case_phrase(name: str) -> bool:
@@ -169,8 +177,8 @@ def _plausible(name: str) -> bool:
     # Two Latin characters are too few to tell "TV" from a name; two Chinese ones are not.
     if (len(name) <= 2 and name.isascii()) or len(name) > 60 or name.lower() in _GENERIC_TERMS:
         return False
-    if " " in name and (_term_form(name) in _TEXTBOOK_TERMS or _PROBLEM_NAME.search(name)):
-        return False  # "Online Bandit Problem": a problem, not a method or a system
+    if _term_form(name) in _TEXTBOOK_TERMS or " " in name and _PROBLEM_NAME.search(name):
+        return False  # "Expectation-Maximization"; "Online Bandit Problem": a problem
     # "Next", "Finally" open sentences; "NEXT" in capitals is a name.
     if " " not in name and not name.isupper() and (
         name.lower() in _OPENERS or name.endswith("ly")

@@ -3,7 +3,7 @@
 :func:`find_candidates` takes one sentence and returns
 :class:`~tui.core.naming.phrases.Candidate` records: a name, how strongly the phrasing
 marks it as the paper's own, and where it stands. This module reads the object of an
-introducing verb ("we propose X, a ..."); the other phrasings live in
+introducing verb ("we propose X, a ...") through ``naming.objects``; the other phrasings live in
 ``naming_clauses.py``, the reading of a name at one spot in ``naming_phrases.py``, and
 the scoring across sentences in ``naming.py``.
 """
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 
-from tui.core.naming.asides import aside_names, called_at_the_end
+from tui.core.naming.asides import aside_names, by_means_of, called_at_the_end
 from tui.core.naming.clauses import (
     BACKGROUND,
     OWNED,
@@ -26,23 +26,19 @@ from tui.core.naming.clauses import (
     sentence_subject,
     short_form,
 )
+from tui.core.naming.objects import after_intro
 from tui.core.naming.phrases import (
     CLEAR,
-    CONNECTORS,
-    GENERIC_NOUNS,
     LIKELY,
-    PREPOSITION_OR_VERB,
     WEAK,
     Candidate,
     acronym_in_object,
-    followed_by_apposition,
     is_generic_noun,
     name_at,
-    name_with_noun,
+    quoted_name,
     word_after,
 )
-from tui.core.naming.filters import is_textbook
-from tui.core.naming.text import acronym_long_form, is_strong_name, trim_word, words_with_spans
+from tui.core.naming.text import is_strong_name
 
 __all__ = ["Candidate", "find_candidates", "intro_objects"]
 
@@ -90,26 +86,11 @@ _OUR = re.compile(
     r" (?:[Oo]ur|([Tt]he (?:proposed|resulting|new))|[Tt]his(?= (?:new|novel|proposed)\b))\s+"
     r"(?:(?:proposed|new|novel|resulting|final|general|overall)\s+)?"
 )
-_NOT_AN_OBJECT = frozenset("to that how whether why what".split())
-_NOUN_APPOSITION = re.compile(r",\s+an?\s")
-_THE_APPOSITION = re.compile(r"\s*(?:,\s*(?:a|an|the|which|that)\s|:\s|\.?$)")
-# Words that end the noun phrase of the object: a name after them is in another phrase
-# ("we present experiments which use WSAT ...").
-_ENDS_DESCRIPTORS = CONNECTORS | frozenset("which that who whose where when while using".split())
-_DESCRIPTOR_GAPS = frozenset(["", ",", "--", "—", "–", ":", "-"])
-_PREPOSITION_AFTER = re.compile(r" (?:for|to|in|on|with|that|which|by|via)\b")
-# After "a new architecture NAME" the phrase may also go on with "based on".
-_AFTER_APPOSED_NAME = re.compile(r" (?:for|to|in|on|with|that|which|by|via|based on)\b")
+_OPEN_QUOTES = "\"“"
 # "we propose a compression model to defend attacks: ComDefend." The name closes the
 # sentence whose object it names, after a colon or a dash.
 _CLOSING_NAME = re.compile(r"(?::|\s[-—–]{1,3})\s+(?=\S)(?!.*[:—–])")
 # "..., resulting in the DART algorithm", "leading to the ... (SPALS) method".
-# "a modified/standard X": the capitalised X is a method that exists already.
-_KNOWN_BEFORE = re.compile(
-    r"\b(?:modified|improved|extended|generali[sz]ed|standard|classical|classic|conventional|"
-    r"original|existing|popular|well-known|traditional|vanilla|so-called)\b"
-)
-_ACRONYM_AFTER = re.compile(r" \(([^()]{1,30})\)")
 _RESULT = re.compile(
     r"\b(?:resulting in|leading to|which leads to|which results in)\s+(?:the|a|an)\s+"
 )
@@ -161,9 +142,11 @@ def _find_candidates(sentence: str, index: int) -> tuple[Candidate, ...]:
     if hinted:
         for start in intro_objects(sentence):
             has_intro = True
-            found.extend(_after_intro(sentence, start, index))
+            found.extend(after_intro(sentence, start, index))
     if has_intro and not found:
         found.extend(_closing_name(sentence, index))
+    if has_intro and not found:
+        found.extend(by_means_of(" " + sentence, index))
     if hinted or "result" in sentence or "lead" in sentence:
         found.extend(_resulting(sentence, index))
     owned: bool | None = has_intro or (bool(OWNED.search(sentence)) if hinted else None)
@@ -180,8 +163,15 @@ def _find_candidates(sentence: str, index: int) -> tuple[Candidate, ...]:
             # "known as" mostly names others' work unless we just introduced something.
             known_as = padded.startswith(" known", match.start()) and not has_intro
             naming_score = min(score, LIKELY) if known_as else score
+            we_name = padded[match.start() + 1 : match.start() + 3] in ("we", "We")
+            quoted = _quoted_own_name(sentence, match.end() - 1) if we_name else ""
+            if quoted:
+                # "We refer to this predictive as "GLM predictive"": the quotes hold the
+                # whole name, not only its first capitalised word.
+                found.append(Candidate(quoted, CLEAR, index, match.end() - 1, quoted=True))
+                continue
             named = after_naming(sentence, match.end() - 1, index, naming_score)
-            if padded[match.start() + 1 : match.start() + 3] in ("we", "We"):
+            if we_name:
                 # "(which we call Autoconj)" names the paper's own thing even in a sentence
                 # about others' work; "which we call "familiar objects"" names a notion.
                 named = (_we_call(candidate) for candidate in named)
@@ -203,139 +193,27 @@ def _find_candidates(sentence: str, index: int) -> tuple[Candidate, ...]:
     return tuple(found)
 
 
+def _quoted_own_name(sentence: str, pos: int) -> str:
+    """A quoted name of several words after "we call"/"we refer to ... as", written as a
+    name (a capital or a coined word in it); "which we call "familiar objects"" is a
+    notion, not a name."""
+    if sentence[pos : pos + 1] not in _OPEN_QUOTES:
+        return ""
+    name = quoted_name(sentence, pos)
+    words = name.split()
+    if "(" in name or sentence.startswith(" (", pos + len(name) + 2):
+        return ""  # "“Convolutional Slice Generator” (CSG)": the acronym is the name used
+    if len(words) < 2 or not any(word[:1].isupper() or is_strong_name(word) for word in words):
+        return ""
+    return name
+
+
 def _we_call(candidate: Candidate) -> Candidate:
     """A name given with "we call": clear when it is written as a name."""
     name = candidate.name
     if is_strong_name(name.split()[0]) or name[:1].isupper():
         return replace(candidate, score=CLEAR)
     return candidate
-
-
-def _after_intro(sentence: str, pos: int, index: int) -> Iterator[Candidate]:
-    """Names in the object of an introducing verb: "we propose X, a ..." and kin."""
-    if sentence.startswith(", ", pos):
-        pos += 2  # "We propose, WarpGAN, a fully automatic network"
-    rest = sentence[pos:]
-    words = words_with_spans(rest, 0, 13)
-    if not words or words[0][0].lower() in _NOT_AN_OBJECT:
-        return
-    acronym = acronym_in_object(rest)
-    if acronym is not None:
-        # The title keeps the whole object ("a Full Name (ACR) for ..."), so start there.
-        yield Candidate(acronym[0], acronym[1], index, pos, acronym[2])
-        return
-    name, _end = name_at(rest, 0)
-    if name:
-        yield Candidate(name, CLEAR, index, pos)
-        return
-    name = name_with_noun(rest, 0)
-    if name:
-        yield Candidate(name, LIKELY, index, pos)  # "we present Ring loss, a simple ..."
-        return
-    if words[0][0].lower() == "the" and len(words) > 1:
-        found = tuple(_after_the(rest, words[1][1], pos, index))
-        if found:
-            yield from found
-            return
-    yield from _after_descriptors(rest, words, pos, index)
-
-
-def _after_the(rest: str, after_the: int, pos: int, index: int) -> Iterator[Candidate]:
-    """"the Mimic Score, a ...", "the HCI Stereo Metrics.", "the DeepFool algorithm"."""
-    name, end = name_at(rest, after_the, before_noun=True)
-    if not name:
-        return
-    if _THE_APPOSITION.match(rest, end):
-        yield Candidate(name, CLEAR, index, pos + after_the)
-    elif is_generic_noun(noun := word_after(rest, end)):
-        # "the Softstar algorithm, a softened ... technique": described, so named.
-        described = _NOUN_APPOSITION.match(rest, end + 1 + len(noun)) is not None
-        yield Candidate(name, CLEAR if described or is_strong_name(name) else LIKELY, index, pos)
-    elif is_strong_name(name) and _PREPOSITION_AFTER.match(rest, end):
-        yield Candidate(name, CLEAR, index, pos + after_the)  # "propose the CVM-Net for"
-    elif is_strong_name(name):
-        yield Candidate(name, LIKELY, index, pos)  # "the CutMix augmentation strategy"
-
-
-def _after_descriptors(
-    rest: str, words: list[tuple[str, int, int]], pos: int, index: int
-) -> Iterator[Candidate]:
-    """Walk the descriptive words of the object to its head noun and look for a name
-    there: "a new LazySVD framework", "an efficient Avatar-Net that", "a novel
-    framework, NAME, ...", "a system -- Calibration Wizard --"."""
-    tried_part = False
-    for number, (word, start, stop) in enumerate(words[:12]):
-        lowered = word.lower()
-        following = words[number + 1] if number + 1 < len(words) else None
-        if following is None:
-            return
-        if not tried_part and word.lstrip("\"“'‘")[:1].isupper():
-            tried_part = True  # only the first run of capitals: "Restricted Boltzmann ..."
-            name = _named_part(rest, start)
-            if name:
-                yield Candidate(name, CLEAR, index, pos)  # "a new Ring Loss, which"
-                return
-        if number > 0 and is_strong_name(trim_word(word)) and lowered != "based":
-            if words[number - 1][0] == "based":
-                continue  # "a detector based GZSL framework": the name is the topic's
-            name = trim_word(word)
-            if rest[stop : following[1]] == " " and is_generic_noun(following[0].lower()):
-                yield Candidate(name, CLEAR, index, pos)  # "we propose a GraphBit method"
-                return
-            if followed_by_apposition(rest, stop) or _PREPOSITION_AFTER.match(rest, stop):
-                yield Candidate(name, LIKELY, index, pos)  # "a novel Reasoning-RCNN to"
-                return
-            continue  # "a Deep Stochastic IOC RNN Encoder-decoder framework, DESIRE,"
-        if is_generic_noun(lowered):
-            gap = rest[stop : following[1]].strip(" \"“”'‘")
-            if not gap and (
-                following[0] in ("and", "or", "based") or is_generic_noun(following[0])
-            ):
-                # "a feature detector and descriptor: LiFF", "a network pipeline,", "our
-                # neural network based algorithm NN-UCB"
-                continue
-            if gap in _DESCRIPTOR_GAPS:
-                name, end = name_at(rest, following[1], strong_only=not gap)
-                if name and (
-                    followed_by_apposition(rest, end) or _AFTER_APPOSED_NAME.match(rest, end)
-                ):
-                    yield Candidate(name, CLEAR, index, pos + following[1])
-            return
-        if number > 0 and lowered in _ENDS_DESCRIPTORS or rest[stop : stop + 1] in ";:(":
-            return
-
-
-def _named_part(rest: str, start: int) -> str:
-    """Capitalised words ending in a capitalised generic noun, in the middle of a
-    sentence: "a new Ring Loss, which", "a Context Encoding Module to capture"; a name
-    by its capitals, unless it is a textbook term ("a Deep Neural Network"), a plural
-    ("two other Mixture Models": a class), or modifies a noun ("... Network (Graph CNN)
-    based method"). An acronym right after it is the name it goes by."""
-    name, end = name_at(rest, start, loose=True)
-    words = name.split()
-    head = words[-1] if words else ""
-    if (
-        len(words) < 2
-        or not head[:1].isupper()
-        or head.lower() not in GENERIC_NOUNS
-        or any(word.lower() in CONNECTORS for word in words)
-        or is_textbook(name)
-    ):
-        return ""
-    if _KNOWN_BEFORE.search(rest, 0, start):
-        return ""  # "a modified Fast Marching Method": someone else's method, changed
-    paren = _ACRONYM_AFTER.match(rest, end)
-    short = trim_word(paren.group(1)) if paren else ""
-    end = paren.end() if paren else end
-    if not (
-        followed_by_apposition(rest, end)
-        or PREPOSITION_OR_VERB.match(rest, end)
-        or is_generic_noun(word_after(rest, end))
-    ):
-        return ""  # "a Graph Convolutional Neural Network (Graph CNN) based method"
-    if is_strong_name(short) and acronym_long_form(short, name):
-        return short  # "a Symmetry-constrained Rectification Network (ScRN)"
-    return name
 
 
 def _closing_name(sentence: str, index: int) -> Iterator[Candidate]:

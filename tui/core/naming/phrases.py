@@ -49,6 +49,9 @@ class Candidate:
     aside: bool = False
     """Whether the name is given in passing (``naming_asides``), not as what the paper
     introduces: after a named contribution it is a part or a companion of it."""
+    spelled_before: bool = False
+    """Whether ``long_form`` comes before a naming word ("a short video dataset, called
+    SVD"): the abstract spells the name out as its own, even in lower case."""
 
 
 # Nouns a coined name follows ("a new dataset, CrowdPose,"), or precedes as a modifier
@@ -105,6 +108,7 @@ PREPOSITION_OR_VERB = re.compile(
 )
 _WORD_AFTER = re.compile(r" ([a-z]+)")
 _LETTER_DIGIT = re.compile(r"[A-Z]\d")
+_CAPITALISED_SHORT = re.compile(r"[A-Z][a-z]{2,11}")
 _VERSION = re.compile(r"\d{1,2}(?:\.\d{1,2})?")  # "Deep Voice 2", "FlowNet 2.0"
 _VERSIONED = re.compile(r"[A-Z]\w*[a-z]\w*")  # not "RTRMC 1": a footnote mark
 # "SURFMNet", "PSST": a coined word; "Edge-Preserving" is a capitalised compound.
@@ -254,6 +258,9 @@ def _paren_name(head: str, inside: str, after: str) -> tuple[str, float, str] | 
     variation (TV) based approach" abbreviate textbook terms that modify the real head.
     """
     short = trim_word(inside)
+    capitalised_short = _capitalised_short_form(short, head)
+    if capitalised_short:
+        return short, CLEAR, capitalised_short  # "the Quantile Snapshot Scan (Qsnap)"
     # "a Multimodal Memory Model (M3)": a letter and a digit name it once spelled out.
     if _SHORT_FORM.fullmatch(inside) and (is_strong_name(short) or _LETTER_DIGIT.fullmatch(short)):
         long_form = acronym_long_form(short, head)
@@ -290,6 +297,24 @@ def _paren_name(head: str, inside: str, after: str) -> tuple[str, float, str] | 
     ):
         return short, CLEAR, ""  # "a novel primal-dual method (Quartz)"
     return None
+
+
+def _capitalised_short_form(short: str, head: str) -> str:
+    """The long form of a short form written as a capitalised word ("Qsnap"), or "".
+
+    Such a word is only a short form when a long form of capitalised words ends the head
+    and the word's letters spell it: "the Quantile Snapshot Scan (Qsnap)", not "a
+    method (Section 3)" or "a Shape Prior (Figure)".
+    """
+    if not _CAPITALISED_SHORT.fullmatch(short) or is_strong_name(short):
+        return ""
+    long_form = acronym_long_form(short, head)
+    words = long_form.split()
+    if len(words) < 2 or not all(is_capitalised(word) for word in words):
+        return ""
+    if not head.rstrip().endswith(long_form) or _blocked(head[: head.rfind(long_form)]):
+        return ""
+    return long_form
 
 
 def _blocked(pre: str) -> bool:
