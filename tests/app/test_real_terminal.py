@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from tui.app.screens.reader import WIDE_FROM
+from tui.app.layout import WIDE_FROM
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

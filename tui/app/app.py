@@ -23,7 +23,8 @@ from tui.app.collector import IdleCollector
 from tui.app.hangup import WATCH_S, HangupGuard
 from tui.app.keymap import load_keymap
 from tui.app.messages import IndexProgress, LibraryFailed, LibraryReady, SearchDone
-from tui.app.screens.reader import WIDE_FROM, ReaderScreen, first_screen_guess
+from tui.app.layout import HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, first_screen_guess
+from tui.app.screens.reader import ReaderScreen
 from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
 from tui.core.drafts import DRAFTS_FOLDER, DraftStore
@@ -54,9 +55,9 @@ class PaperscopeApp(App[None]):
     CSS_PATH = "paperscope.tcss"
     BINDINGS = bindings.APP
     COMMANDS = App.COMMANDS | {_paper_commands}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
-    """List and detail sit side by side from 100 columns; below, one takes the screen."""
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (18, "-tall")]
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
+    """List and detail sit side by side from `layout.WIDE_FROM` columns."""
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
     """Short terminals get a one-line search box."""
 
     def __init__(self, settings: ReaderSettings) -> None:

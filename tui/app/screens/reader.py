@@ -22,6 +22,7 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from tui.app import bindings
+from tui.app.layout import PREPARED_ROWS_EXTRA, first_screen_guess
 from tui.app.messages import PaperHighlighted, PaperOpened, SearchDone
 from tui.app.reading import ReadingActions
 from tui.app.searching import run_search
@@ -40,12 +41,6 @@ if TYPE_CHECKING:
     from tui.core.model import Paper
     from tui.core.search.hits import SearchResult
 
-WIDE_FROM = 100
-"""From this many columns, list and detail sit side by side (the app's breakpoint)."""
-_PREPARED_ROWS_EXTRA = 2
-"""Rows beyond one screen whose papers and snippets the worker prepares (a snippet
-costs about half a millisecond: it runs the analyzer over the whole abstract)."""
-
 
 LOADING_PANEL_AFTER_S = 0.4
 """A built index opens well within this; past it (an index being built), the list and
@@ -63,12 +58,6 @@ _PAPER_ACTIONS = frozenset({
     "open_link",
 })
 """Reading actions that need a selected paper."""
-
-
-def first_screen_guess(width: int, height: int) -> tuple[int, int]:
-    """(snippet width, rows) of the list on a `width`×`height` screen before layout."""
-    list_width = width // 2 if width >= WIDE_FROM else width
-    return max(20, list_width - 6), max(1, height - 8) // 2 + _PREPARED_ROWS_EXTRA
 
 
 class ReaderScreen(ReadingActions, Screen[None]):
@@ -305,7 +294,7 @@ class ReaderScreen(ReadingActions, Screen[None]):
         if not region.width:  # not laid out yet (still loading)
             return first_screen_guess(self.app.size.width, self.app.size.height)
         # Rows of the first screen while searching (two lines each), a few spare.
-        return max(20, region.width - 4), region.height // 2 + _PREPARED_ROWS_EXTRA
+        return max(20, region.width - 4), region.height // 2 + PREPARED_ROWS_EXTRA
 
     def on_search_done(self, message: SearchDone) -> None:
         if message.serial != self.search_serial:
