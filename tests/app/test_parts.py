@@ -162,7 +162,7 @@ def test_year_and_first_author_show_where_the_width_allows() -> None:
 
 
 def test_the_reference_and_the_detail_carry_authors_year_and_link() -> None:
-    from tui.app.reading import reference_text
+    from tui.app.sharing import reference_text
     from tui.app.widgets.detail_text import DetailStyles, detail_text
 
     assert reference_text(_TITLED) == ("Implicit Kernel Learning\nIKL\nChun-Liang Li, "

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import tui.app.reading as reading
+import tui.app.sharing as sharing
 from reader_helpers import detail_text, selected, settle, wait_until
 from tui.app.app import PaperscopeApp
 from tui.app.screens.confirm import ConfirmDiscard
@@ -101,15 +101,15 @@ async def test_moving_on_cancels_the_auto_read(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         first = selected(app)
-        timer = app.reader._read_timer
-        assert timer is not None and app.reader._read_timer_paper == first.id
+        timer = app.reader.reading._read_timer
+        assert timer is not None and app.reader.reading._read_timer_paper == first.id
         await pilot.press("j")
         await settle(pilot)
         second = selected(app)
-        assert app.reader._read_timer_paper == second.id
-        assert app.reader._read_timer is not timer
+        assert app.reader.reading._read_timer_paper == second.id
+        assert app.reader.reading._read_timer is not timer
         # The old timer fires no more; firing the new one by hand marks only the second.
-        app.reader._mark_read_if_shown(second.id)
+        app.reader.reading._mark_read_if_shown(second.id)
         assert app.state.is_read(second.id) and not app.state.is_read(first.id)
 
 
@@ -219,7 +219,7 @@ async def test_r_lists_similar_papers_and_esc_goes_back(make_app) -> None:
         paper = selected(app)
         await pilot.press("r")
         await settle(pilot)
-        assert reader.similar_of == paper
+        assert reader.reading.similar_of == paper
         ids = [hit.paper.id for hit in reader.paper_list.hits]
         assert ids and paper.id not in ids
         assert reader.query_one("#banner").display
@@ -229,7 +229,7 @@ async def test_r_lists_similar_papers_and_esc_goes_back(make_app) -> None:
         assert reader.detail.paper == selected(app) != paper
         await pilot.press("escape")
         await settle(pilot)
-        assert reader.similar_of is None
+        assert reader.reading.similar_of is None
         assert selected(app) == paper
         assert len(reader.paper_list.hits) == 38
 
@@ -265,7 +265,7 @@ def _paper_with_link(app: PaperscopeApp) -> tuple[int, str]:
 async def test_o_opens_the_first_link(make_app, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(read_after=0)
     opened: list[str] = []
-    monkeypatch.setattr(reading, "browser_available", lambda: True)
+    monkeypatch.setattr(sharing, "browser_available", lambda: True)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.open_url = lambda url, **kw: opened.append(url)  # type: ignore[method-assign]
@@ -280,7 +280,7 @@ async def test_o_without_a_browser_shows_the_link(make_app,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(read_after=0)
     opened: list[str] = []
-    monkeypatch.setattr(reading, "browser_available", lambda: False)
+    monkeypatch.setattr(sharing, "browser_available", lambda: False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.open_url = lambda url, **kw: opened.append(url)  # type: ignore[method-assign]
@@ -370,10 +370,10 @@ def test_export_paths_do_not_overwrite(tmp_path: Path) -> None:
     from datetime import datetime
 
     now = datetime(2026, 11, 29, 23, 0, 0)
-    first = reading.export_path(tmp_path, "md", now)
+    first = sharing.export_path(tmp_path, "md", now)
     assert first.name == "paperscope-export-20261129-230000.md"
     first.write_text("", encoding="utf-8")
-    assert reading.export_path(tmp_path, "md", now).name == "paperscope-export-20261129-230000-2.md"
+    assert sharing.export_path(tmp_path, "md", now).name == "paperscope-export-20261129-230000-2.md"
 
 
 async def test_reading_keys_can_be_remapped(make_app, no_user_keymap: Path) -> None:

@@ -113,7 +113,7 @@ async def test_misspelling_offers_the_suggestion_and_enter_accepts_it(make_app) 
 
 
 async def test_a_misspelt_word_is_rescued_once_typing_pauses(make_app, monkeypatch) -> None:
-    from tui.app.screens import reader as reader_screen
+    from tui.app import searching
     from tui.core.search import search as core_search
 
     rescues: list[str] = []
@@ -124,7 +124,7 @@ async def test_a_misspelt_word_is_rescued_once_typing_pauses(make_app, monkeypat
         return rescue(library, parsed, *args)
 
     monkeypatch.setattr(core_search, "_rescue", counted)
-    monkeypatch.setattr(reader_screen, "RESCUE_AFTER_S", 2.0)  # "now" is surely before it
+    monkeypatch.setattr(searching, "RESCUE_AFTER_S", 2.0)  # "now" is surely before it
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -134,7 +134,7 @@ async def test_a_misspelt_word_is_rescued_once_typing_pauses(make_app, monkeypat
         banner = str(app.reader.query_one(MatchBanner).render())
         assert "No papers match" in banner, "the last keystroke's answer, not rescued yet"
         assert rescues == [], "no keystroke waited for a rescue"
-        while app.reader._rescue_timer is not None:  # the pause after typing
+        while app.reader.live.rescue_timer is not None:  # the pause after typing
             await pilot.pause(0.05)
         await settle(pilot)
         assert rescues == ["transfomer"]

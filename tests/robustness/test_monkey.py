@@ -241,13 +241,13 @@ async def still_answers(pilot: Pilot) -> None:
     assert app.screen is app.reader, f"Esc does not close {app.screen!r}"
     reader = app.reader
     for _ in range(10):  # to the list, then the filter back to "all"
-        if app.focused is reader.paper_list and not reader.filter_index:
+        if app.focused is reader.paper_list and not reader.reading.filter_index:
             break
         focused = app.focused
         await pilot.press("f" if focused is reader.paper_list else
                           "escape" if focused in (reader.search_box, reader.detail) else "tab")
         await settle(pilot)
-    assert reader.filter_index == 0 and app.focused is reader.paper_list
+    assert reader.reading.filter_index == 0 and app.focused is reader.paper_list
     await pilot.press("slash")
     reader.search_box.value = ""
     await pilot.press(*QUERY)

@@ -1,8 +1,11 @@
-"""The paperscope reader: the App, its global keys and the worker that opens the lists.
+"""The paperscope reader: the App and its global keys.
 
-The main view lives in `screens/reader.py`; this module owns what outlives a screen:
-the settings, the keymap, the library (opened in a thread worker that reports build
-progress) and the app-wide actions (quit, help, search, the palette).
+The main view lives in `screens/reader.py`, which opens the lists itself; this module
+owns what outlives a screen and hands it down: the settings, the keymap, the reading
+state and the note drafts, the rows kept from the last start, the hangup guard and the
+idle garbage collector; and the app-wide actions (quit, help, search, the palette).
+Arrows run one way: the app calls the screen, and hears from it only by the messages
+that bubble up (`LibraryReady`, `LibraryFailed`).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import events, work
+from textual import events
 from textual.app import App, SystemCommand
 from textual.actions import SkipAction
 from textual.screen import Screen
@@ -22,10 +25,9 @@ from tui.app import bindings
 from tui.app.collector import IdleCollector
 from tui.app.hangup import WATCH_S, HangupGuard
 from tui.app.keymap import load_keymap
-from tui.app.messages import IndexProgress, LibraryFailed, LibraryReady, SearchDone
-from tui.app.layout import HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS, first_screen_guess
+from tui.app.layout import HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS
+from tui.app.messages import LibraryFailed, LibraryReady
 from tui.app.screens.reader import ReaderScreen
-from tui.app.searching import run_search
 from tui.app.settings import ReaderSettings
 from tui.core.drafts import DRAFTS_FOLDER, DraftStore
 from tui.core.index import first_screen
@@ -33,7 +35,6 @@ from tui.core.state import StateStore
 if TYPE_CHECKING:
     from textual.command import Provider
 
-    from tui.app.drafting import DraftKeeper
     from tui.core.index.library import Library
 
 
@@ -63,8 +64,6 @@ class PaperscopeApp(App[None]):
     def __init__(self, settings: ReaderSettings) -> None:
         super().__init__()
         self.settings = settings
-        self.library: Library | None = None
-        """The open lists; None until the loading worker is done."""
         self.error_message: str | None = None
         """One line for stderr when the reader had to give up (printed by `run`)."""
         loaded = load_keymap(settings.keymap_file)
@@ -75,18 +74,21 @@ class PaperscopeApp(App[None]):
         """Stars, read marks and notes (the core's store; saved after every change)."""
         self.drafts = DraftStore(self.state.path.parent / DRAFTS_FOLDER)
         """The note editor's drafts, beside the reading state."""
-        self.note_keeper: DraftKeeper | None = None
-        """Keeps the last opened note editor's text as a draft."""
         self.hangup = HangupGuard(self.keep_typed_text, lambda code: self.exit(return_code=code))
         """Ends the reader cleanly on SIGHUP, SIGTERM or a terminal that went away."""
-        self._notices_shown: set[str] = set()
         self.first_screen = first_screen.look(settings.seeds, settings.index_dir)
         """The list's first rows as last shown, with the key to keep them under."""
-        self.reader = ReaderScreen(settings, self.first_screen.rows if self.first_screen else ())
+        self.reader = ReaderScreen(settings, self.state, self.drafts, self.first_screen)
+        """The main screen, which opens the lists and owns them."""
         self.collector = IdleCollector()
         """Runs the garbage collector's full collections while nobody types."""
         if settings.theme:
             self.theme = settings.theme
+
+    @property
+    def library(self) -> Library | None:
+        """The open lists (the reader screen's); None until they are open."""
+        return self.reader.library
 
     def get_default_screen(self) -> Screen:
         return self.reader
@@ -112,15 +114,14 @@ class PaperscopeApp(App[None]):
             self.set_keymap(self.keymap)
         for notice in self._startup_notices:
             self.notify(notice, severity="warning", timeout=10)
-        self.report_state_notices()
+        self.reader.reading.report_state_notices()
         self.app_resume_signal.subscribe(self, self._redraw_after_resume)
         if not self.is_headless:
             self.hangup.install()
             self.set_interval(WATCH_S, self.hangup.check_terminal, name="terminal watch")
         # After the first frame: the worker's imports (Whoosh, the core) would otherwise
         # compete with it for the interpreter.
-        self.call_after_refresh(self._open_library,
-                                *first_screen_guess(self.size.width, self.size.height))
+        self.call_after_refresh(self.reader.open_library)
 
     def _redraw_after_resume(self, _app: App[None]) -> None:
         """Draw the whole screen again after ctrl+z and `fg`.
@@ -131,49 +132,14 @@ class PaperscopeApp(App[None]):
         """
         self.refresh(layout=True)
 
-    # -- opening the lists ------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="library")
-    def _open_library(self, width: int, rows: int) -> None:
-        """Open the lists and answer the opening query (for a list `width` wide)."""
-        # The core and Whoosh are imported here, in the worker, so that the first frame
-        # is drawn while they load (start-up time is one of the reader's targets).
-        from tui.core.index.library import open_library
-        from tui.core.lists.paragraphs import SeedError
-
-        settings = self.settings
-
-        def progress(done: int, total: int) -> None:
-            self.post_message(IndexProgress(done, total))
-
-        try:
-            library = open_library(settings.seeds, settings.index_dir, progress)
-        except SeedError as exc:
-            self.post_message(LibraryFailed(str(exc)))
-            return
-        except OSError as exc:
-            self.post_message(LibraryFailed(f"cannot open the index ({exc.strerror or exc})"))
-            return
-        if self.first_screen is not None:
-            # For the next start; here, not after the answer, since the reader may be
-            # closed (and the library with it) as soon as the answer is shown.
-            first_screen.save(self.first_screen, library)
-        # Answer the opening query here too: the first screen then needs no second
-        # worker (start-up time is one of the reader's targets).
-        result, snippets = run_search(library, settings.query, settings.search_limit,
-                                      width, rows, state=self.state) or (None, {})
-        first = SearchDone(0, result, snippets) if result is not None else None
-        self.post_message(LibraryReady(library, first))
-
-    def on_index_progress(self, message: IndexProgress) -> None:
-        self.reader.show_progress(message.done, message.total)
+    # -- what the reader screen reports (its messages bubble up to the app) ----------
 
     def on_library_ready(self, message: LibraryReady) -> None:
-        self.library = message.library
-        for notice in message.library.notices:
-            self.notify(notice, severity="warning", timeout=10)
-        self.reader.library_ready(message.library, message.first)
         self.call_after_refresh(self._start_collector)
+
+    def on_library_failed(self, message: LibraryFailed) -> None:
+        self.error_message = f"paperscope: error: {message.error}"  # as the other commands
+        self.exit(return_code=2)
 
     def _start_collector(self) -> None:
         """Full garbage collections from now on run while the reader is idle."""
@@ -186,23 +152,15 @@ class PaperscopeApp(App[None]):
             self.collector.input()
         await super().on_event(event)
 
-    def on_library_failed(self, message: LibraryFailed) -> None:
-        self.reader.show_failure(message.error)
-        self.error_message = f"paperscope: error: {message.error}"  # as the other commands
-        self.exit(return_code=2)
-
     def on_unmount(self) -> None:
         self.collector.stop()
         self.keep_typed_text()  # a quit with the note editor open keeps its text
         self.drafts.close()
-        if self.library is not None:
-            self.library.close()
+        self.reader.close_library()
 
     def keep_typed_text(self) -> None:
         """Write the open note's draft now, and the reading state (normally saved already)."""
-        if self.note_keeper is not None:
-            self.note_keeper.flush()
-        self.state.save()
+        self.reader.reading.keep_typed_text()
 
     async def run_async(self, **options: object):  # type: ignore[override]
         """Textual's, then, after a signal, leave without waiting for worker threads."""
@@ -211,14 +169,6 @@ class PaperscopeApp(App[None]):
         finally:
             self.hangup.finish()
             self.hangup.uninstall()
-
-    def report_state_notices(self) -> None:
-        """Show the reading state's new problems (a corrupt file moved aside, a folder
-        that cannot be written) as notifications; each one once."""
-        for notice in [*self.state.notices, *self.drafts.notices]:
-            if notice not in self._notices_shown:
-                self._notices_shown.add(notice)
-                self.notify(notice, title="Reading state", severity="warning", timeout=10)
 
     # -- app-wide actions -------------------------------------------------------------
 
@@ -235,7 +185,7 @@ class PaperscopeApp(App[None]):
         """Focus the search box; where typing already goes to a text box, type the key."""
         if isinstance(self.focused, Input) or self.screen is not self.reader:
             raise SkipAction()
-        self.reader.set_focus(self.reader.search_box)  # at once: see ReaderScreen
+        self.reader.focus_search()
 
     def focus_search_box(self) -> None:
         """The palette's "Search": focus the search box if the reader is the screen.
@@ -245,7 +195,7 @@ class PaperscopeApp(App[None]):
         palette it crashed the reader.
         """
         if self.screen is self.reader:
-            self.reader.set_focus(self.reader.search_box)
+            self.reader.focus_search()
 
     def action_command_palette(self) -> None:
         """Textual's palette, as `ReaderPalette` (safe against keys typed as it closes).
@@ -269,14 +219,9 @@ class PaperscopeApp(App[None]):
 
     def action_jump_to_paper(self) -> None:
         """A palette of papers only."""
-        from tui.app.commands import PaperCommands, ReaderPalette
+        from tui.app.commands import open_paper_palette
 
-        self.push_screen(ReaderPalette(providers=[PaperCommands],
-                                       placeholder="Jump to paper: type a name or title…"))
-
-    def jump_to_paper(self, docnum: int) -> None:
-        """Select paper `docnum` in the list and open it."""
-        self.reader.jump_to(docnum)
+        open_paper_palette(self)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -289,11 +234,12 @@ class PaperscopeApp(App[None]):
 
     def _list_commands(self) -> Iterable[SystemCommand]:
         """The list filter: one command per loaded list, with its paper count."""
-        if self.library is None or len(self.library.lists) < 2:
+        library = self.library
+        if library is None or len(library.lists) < 2:
             return
-        yield SystemCommand(f"List: all lists ({len(self.library)} papers)",
+        yield SystemCommand(f"List: all lists ({len(library)} papers)",
                             "Show the papers of every list", partial(self.show_list, None))
-        for summary in self.library.lists:
+        for summary in library.lists:
             title = str(summary["title"])
             yield SystemCommand(f"List: {title} ({summary['papers']} papers)",
                                 f"Show only the papers of {summary['file']}",
@@ -301,9 +247,7 @@ class PaperscopeApp(App[None]):
 
     def show_list(self, title: str | None) -> None:
         """Restrict the results to one list (a `list:` query), or show every list."""
-        box = self.reader.search_box
-        box.value = "" if title is None else 'list:"{}" '.format(title.replace('"', " "))
-        self.reader.set_focus(box)
+        self.reader.set_query("" if title is None else 'list:"{}" '.format(title.replace('"', " ")))
 
 
 def create_app(seeds: Iterable[str] | None = None, index_dir: str | None = None,

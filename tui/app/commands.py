@@ -4,13 +4,16 @@ Small libraries are matched in full with Textual's fuzzy matcher. In large ones 
 pass over every title would take seconds per keystroke, so the one search function
 (`tui.core.search.search.search`) picks the candidates first and the matcher only ranks and
 highlights them.
+
+The paper commands know the reader through `PaperSource` (its lists, and jumping to a
+paper), found on the screen stack, and never the app.
 """
 
 from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual import on
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -21,7 +24,8 @@ from textual.widgets import Button, Input, OptionList
 from tui.app.compat import GuardedPalette
 
 if TYPE_CHECKING:
-    from tui.app.app import PaperscopeApp
+    from textual.app import App
+
     from tui.core.index.library import Library
 
 FULL_SCAN_PAPERS = 3000
@@ -52,34 +56,62 @@ def candidates(library: Library, query: str) -> list[Candidate]:
     return [(d, *paper_label(library, d)) for d in docnums]
 
 
+@runtime_checkable
+class PaperSource(Protocol):
+    """What the paper commands need of the reader screen."""
+
+    library: Library | None
+    """The open lists; None until they are open."""
+
+    def jump_to(self, docnum: int) -> None:
+        """Select paper `docnum` in the list and open it."""
+
+
+def _jump(source: PaperSource, docnum: int) -> None:
+    """Jump to `docnum`, with `source.jump_to` looked up when the command runs."""
+    source.jump_to(docnum)
+
+
+def open_paper_palette(app: App[Any]) -> None:
+    """A palette of papers only (the "Jump to paper" command)."""
+    app.push_screen(ReaderPalette(providers=[PaperCommands],
+                                  placeholder="Jump to paper: type a name or title…"))
+
+
 class PaperCommands(Provider):
-    """Finds papers by name or title; choosing one selects and opens it."""
+    """Finds papers by name or title; choosing one selects and opens it.
+
+    The papers are those of the topmost reader on the screen stack, so that a palette
+    opened over the help or the note editor still finds them.
+    """
 
     @property
-    def _reader_app(self) -> PaperscopeApp:
-        return self.app  # type: ignore[return-value]
+    def _source(self) -> PaperSource | None:
+        return next((screen for screen in reversed(self.app.screen_stack)
+                     if isinstance(screen, PaperSource)), None)
 
     async def search(self, query: str) -> Hits:
-        library = self._reader_app.library
-        if library is None:
+        source = self._source
+        library = source.library if source is not None else None
+        if source is None or library is None:
             return
         found = await asyncio.to_thread(candidates, library, query)
         matcher = self.matcher(query)
         scored = []
-        for rank, (docnum, label, source) in enumerate(found):
+        for rank, (docnum, label, listed_in) in enumerate(found):
             score = matcher.match(label)
             if score > 0:
-                scored.append((score, docnum, matcher.highlight(label), label, source))
+                scored.append((score, docnum, matcher.highlight(label), label, listed_in))
             elif len(library) > FULL_SCAN_PAPERS:
                 # Found by the words of its abstract: keep it, below the fuzzy matches.
-                scored.append((0.01 / (rank + 1), docnum, label, label, source))
+                scored.append((0.01 / (rank + 1), docnum, label, label, listed_in))
         scored.sort(key=lambda item: -item[0])
-        for score, docnum, display, label, source in scored[:_SHOWN]:
-            yield Hit(score, display, partial(self._reader_app.jump_to_paper, docnum),
-                      text=label, help=f"Jump to paper · {source}")
+        for score, docnum, display, label, listed_in in scored[:_SHOWN]:
+            yield Hit(score, display, partial(_jump, source, docnum),
+                      text=label, help=f"Jump to paper · {listed_in}")
 
     async def discover(self) -> Hits:
-        yield DiscoveryHit("Jump to paper…", self._reader_app.action_jump_to_paper,
+        yield DiscoveryHit("Jump to paper…", partial(open_paper_palette, self.app),
                            help="Find a paper by its name or title")
 
 

@@ -96,10 +96,11 @@ def recovered_notice(draft: Draft, now: datetime | None = None) -> str:
 
 
 def open_note_editor(app: App, paper: Paper, state: StateStore, drafts: DraftStore,
-                     on_closed: Callable[[], None]) -> DraftKeeper:
+                     on_closed: Callable[[], None], *, cursor_blink: bool = True,
+                     ) -> DraftKeeper:
     """Push the note editor for `paper`; `on_closed` runs when it closes (to redraw).
 
-    Returns the editor's keeper, so that the app can flush it when told to end.
+    Returns the editor's keeper, so that the reader can flush it when told to end.
     """
     # Imported when first used: the note editor's text area is a tenth of the reader's
     # import time, and most sessions never open it.
@@ -110,7 +111,8 @@ def open_note_editor(app: App, paper: Paper, state: StateStore, drafts: DraftSto
     draft = drafts.recover(paper_id, saved)
     start = draft.text if draft is not None else saved
     screen = NoteScreen(paper.name or paper.title, saved, start=start,
-                        notice=recovered_notice(draft) if draft is not None else None)
+                        notice=recovered_notice(draft) if draft is not None else None,
+                        cursor_blink=cursor_blink)
     keeper = DraftKeeper(drafts, paper_id, start, lambda: screen.text, screen.set_timer)
     screen.on_text_changed = keeper.changed
 

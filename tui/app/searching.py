@@ -1,17 +1,38 @@
-"""One search as the reader runs it, off the UI thread: the result plus what the first
-screen of the list needs (papers, snippets), so that drawing it costs the UI little."""
+"""The reader's search as the query is typed.
+
+`run_search` is one search, off the UI thread: the result plus what the first screen of
+the list needs (papers, snippets), so that drawing it costs the UI little. `LiveSearch`
+runs it for the reader screen as the query changes: one exclusive thread worker per
+change (the previous one is cancelled), answered by `SearchDone`, answers of older
+queries dropped by serial number, so a slow stale search can never overwrite a newer
+result; and for a query that finds nothing, the rescue ("did you mean", close matches)
+once typing pauses, or at once when Enter asks for it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
 
-from tui.app.messages import Snippets
+from textual.worker import get_current_worker
+
+from tui.app.messages import SearchDone, Snippets
+from tui.app.view import PanesView, WorkerHost
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from tui.app.reading import Reading
     from tui.core.index.library import Library
     from tui.core.search.hits import SearchResult
     from tui.core.state import StateStore
+
+RESCUE_AFTER_S = 0.25
+"""A query that finds nothing gets its "did you mean" and close matches once typing has
+paused this long. Looking for them takes up to a few hundred milliseconds of the one
+interpreter the screen is drawn by too: on every keystroke of a misspelt word, typing
+stuttered."""
 
 
 def run_search(library: Library, query: str, limit: int, width: int, rows: int,
@@ -43,3 +64,122 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
         else:
             hit.paper  # noqa: B018 - loads and caches the paper
     return result, snippets
+
+
+class SearchView(PanesView, WorkerHost, Protocol):
+    """What `LiveSearch` needs of the screen it searches for."""
+
+    @property
+    def reading(self) -> Reading:
+        """The reading state, filter and sort the search follows."""
+
+    def first_screen(self) -> tuple[int, int]:
+        """(snippet width, rows) the first screen of the list needs."""
+
+
+class LiveSearch:
+    """Searches for the query in `view`'s search box whenever it is asked to, and
+    keeps the order of the answers."""
+
+    def __init__(self, view: SearchView, limit: int) -> None:
+        """`limit`: at most this many hits of a query are listed."""
+        self.view = view
+        self.limit = limit
+        self.serial = 0
+        """Serial of the latest search started; older answers are dropped."""
+        self.shown = 0
+        """Serial of the search whose result is on screen."""
+        self.rescue_timer: Timer | None = None
+        """Runs the rescue of a query that found nothing, once typing pauses."""
+        self.submitted = False
+        """Enter was pressed in the search box before the answer to its query came."""
+
+    @property
+    def caught_up(self) -> bool:
+        """The latest search's answer is on screen, and no rescue is due."""
+        return self.shown == self.serial and self.rescue_timer is None
+
+    def next_serial(self) -> int:
+        """The serial of a search about to start (answers of older ones are dropped)."""
+        self.serial += 1
+        return self.serial
+
+    def start(self, rescue: bool = False) -> None:
+        """Search for what the box holds now (answered by `SearchDone`)."""
+        view = self.view
+        if view.library is None:
+            return
+        self.cancel_rescue()
+        reading = view.reading
+        reading.similar_of = None  # a search replaces the similar papers
+        work = partial(self._run, view.library, self.next_serial(), view.search_box.value,
+                       rescue, *view.first_screen(), reading.state, reading.sort_key,
+                       reading.filter_names)
+        view.run_worker(work, group="search", exclusive=True, exit_on_error=False, thread=True)
+
+    def _run(self, library: Library, serial: int, query: str, rescue: bool, width: int,
+             rows: int, state: StateStore, sort: str, filters: list[str]) -> None:
+        worker = get_current_worker()
+        done = run_search(library, query, self.limit, width, rows, lambda: worker.is_cancelled,
+                          state=state, sort=sort, filters=filters, rescue=rescue)
+        if done is not None and not worker.is_cancelled:
+            self.view.post_message(SearchDone(serial, *done))
+
+    def is_latest(self, message: SearchDone) -> bool:
+        """Whether `message` answers the latest search (it is then on screen)."""
+        if message.serial != self.serial:
+            return False  # a newer query was typed meanwhile; its answer is on the way
+        self.shown = message.serial
+        return True
+
+    def answered(self, result: SearchResult) -> None:
+        """The latest answer is on screen: follow up Enter, or rescue it later."""
+        if self.submitted:
+            self._after_submit(result)
+        elif not result.rescued:
+            self.rescue_later()
+
+    def failed(self) -> None:
+        """The latest search failed: nothing more is coming for it."""
+        self.shown = self.serial
+
+    def typed(self) -> None:
+        """The query changed: an Enter before it is no longer pending; search."""
+        self.submitted = False
+        self.start()
+
+    def leave_box(self, submitted: bool) -> None:
+        """Enter (`submitted`) or ↓ in the search box: to the list, unless the answer or
+        its rescue is still to come."""
+        if submitted and self.shown != self.serial:
+            # Enter right after typing: the query's answer decides (`_after_submit`).
+            self.submitted = True
+        elif submitted and self.rescue_timer is not None:
+            self.rescue_now()
+        else:
+            self.view.set_focus(self.view.paper_list)
+
+    def _after_submit(self, result: SearchResult) -> None:
+        """Enter came before the answer to the query: go to the list if it found papers
+        as typed; else stay in the box, with the "did you mean" (looked for now, if need
+        be), which a second Enter accepts."""
+        self.submitted = False
+        if not result.rescued:
+            self.rescue_now()
+        elif not result.suggestion and self.view.focused is self.view.search_box:
+            self.view.set_focus(self.view.paper_list)
+
+    def rescue_later(self) -> None:
+        """The query found nothing: look for a suggestion once typing pauses."""
+        self.cancel_rescue()
+        self.rescue_timer = self.view.set_timer(RESCUE_AFTER_S, self.rescue_now)
+
+    def rescue_now(self) -> None:
+        """Look for the query's suggestion and close matches now."""
+        self.rescue_timer = None
+        self.start(rescue=True)
+
+    def cancel_rescue(self) -> None:
+        if self.rescue_timer is not None:
+            self.rescue_timer.stop()
+            self.rescue_timer = None

@@ -23,10 +23,12 @@ class NoteScreen(ModalScreen[str | None]):
     BINDINGS = bindings.NOTE
 
     def __init__(self, title: str, note: str, *, start: str | None = None,
-                 notice: str | None = None) -> None:
+                 notice: str | None = None, cursor_blink: bool = True) -> None:
         """`note` is the saved note; the editor starts from `start` (a recovered draft)
         when given, with `notice` shown above it."""
         super().__init__()
+        self.cursor_blink = cursor_blink
+        """Whether the editor's cursor blinks (off for tests and screenshots)."""
         self.paper_title = title
         """The paper the note is on, shown above the editor."""
         self.note = note
@@ -51,8 +53,7 @@ class NoteScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
-        area.cursor_blink = getattr(self.app, "settings", None) is None or \
-            self.app.settings.cursor_blink  # type: ignore[attr-defined]
+        area.cursor_blink = self.cursor_blink
         area.move_cursor(area.document.end)
         self.set_focus(area)
 

@@ -1,31 +1,34 @@
 """The reader's main screen: search box, paper list, detail pane and status line.
 
-It owns the live search. Every change of the query starts an exclusive thread worker
-(the previous one is cancelled); the worker answers with `SearchDone`, and answers of
-older queries are dropped by serial number, so a slow stale search can never overwrite
-a newer result.
+It is handed what outlives it (settings, reading state, drafts, the rows kept from the
+last start) and knows nothing of the app. It opens the lists in a worker of its own
+(`opening.py`), whose messages bubble on to the app. It owns two objects, each of which
+knows it through a small Protocol: `LiveSearch` (`searching.py`) searches as the query
+is typed, `Reading` (`reading.py`) does the reading keys. The palette reads the screen
+through `commands.PaperSource`.
 """
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, cast
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.events import DescendantFocus
 from textual.screen import Screen
-from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Input
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from tui.app import bindings
 from tui.app.layout import PREPARED_ROWS_EXTRA, first_screen_guess
-from tui.app.messages import PaperHighlighted, PaperOpened, SearchDone
-from tui.app.reading import ReadingActions
-from tui.app.searching import run_search
+from tui.app.messages import (IndexProgress, LibraryFailed, LibraryReady, PaperHighlighted,
+                              PaperOpened, SearchDone)
+from tui.app.reading import PAPER_ACTIONS, Reading
+from tui.app.screens.opening import LoadingSlot, open_lists
+from tui.app.screens.panes import Panes
+from tui.app.searching import LiveSearch
 from tui.app.settings import ReaderSettings
 from tui.app.widgets.detail import DetailView
 from tui.app.widgets.footer import KeyFooter
@@ -34,33 +37,18 @@ from tui.app.widgets.search_box import SearchBox
 from tui.app.widgets.status import MatchBanner, StatusLine, banner_text, status_text
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from tui.app.widgets.loading import LoadingPanel
+    from tui.core.drafts import DraftStore
+    from tui.core.index.first_screen import FirstScreen
     from tui.core.index.library import Library
-    from tui.core.model import Paper
     from tui.core.search.hits import SearchResult
-
+    from tui.core.state import StateStore
 
 LOADING_PANEL_AFTER_S = 0.4
 """A built index opens well within this; past it (an index being built), the list and
 detail make way for the loading panel, with progress."""
 
-RESCUE_AFTER_S = 0.25
-"""A query that finds nothing gets its "did you mean" and close matches once typing has
-paused this long. Looking for them takes up to a few hundred milliseconds of the one
-interpreter the screen is drawn by too: on every keystroke of a misspelt word, typing
-stuttered."""
 
-
-_PAPER_ACTIONS = frozenset({
-    "toggle_star", "toggle_read", "edit_note", "similar", "copy_abstract", "copy_reference",
-    "open_link",
-})
-"""Reading actions that need a selected paper."""
-
-
-class ReaderScreen(ReadingActions, Screen[None]):
+class ReaderScreen(Screen[None]):
     """Search, list and detail, side by side at 100 columns or more.
 
     Focus moves with `set_focus`, not `widget.focus()`: the latter waits for the message
@@ -71,35 +59,31 @@ class ReaderScreen(ReadingActions, Screen[None]):
     AUTO_FOCUS = None
     """Focus is placed by `_place_focus`: Textual's auto-focus may land after the lists open."""
 
-    def __init__(self, settings: ReaderSettings,
-                 first_screen: Sequence[Paper] = ()) -> None:
-        """`first_screen`: the list's first rows, kept from the last time these lists were
-        opened (`core.first_screen`), shown until the lists are open."""
+    def __init__(self, settings: ReaderSettings, state: StateStore, drafts: DraftStore,
+                 kept: FirstScreen | None = None) -> None:
+        """`kept`: the list's first rows, kept from the last time these lists were
+        opened (`core.index.first_screen`), shown until the lists are open."""
         super().__init__()
-        self._first_rows = first_screen
-        self._loading: LoadingPanel | None = None
-        """Made and mounted once the lists take long to open, or fail to."""
-        self._loading_timer: Timer | None = None
-        self._started = time.monotonic()
+        self._kept = kept
+        self.opening = LoadingSlot(self)
+        """The loading panel's place, while the lists open."""
+        self.reading = Reading(self, settings, state, drafts)
+        """The reading keys and what they change (the state, notes, filter, sort)."""
+        self.live = LiveSearch(self, settings.search_limit)
+        """The search as the query is typed."""
+        self.panes = Panes(self)
+        """Focus moving between the search box, the list and the detail pane."""
         self._had_query: bool | None = None
         """What the footer was last refreshed for (None: not yet)."""
         self.settings = settings
         self.library: Library | None = None
         self.result: SearchResult | None = None
         """The search result the list shows."""
-        self.search_serial = 0
-        """Serial of the latest search started; older answers are dropped."""
-        self.shown_serial = 0
-        """Serial of the search whose result is on screen."""
         self._list_sizes: dict[str, int] = {}
         self._pending_select: int | None = None
         self._focus_placed = False
         self._detail_pending = False
         self._first: SearchDone | None = None
-        self._rescue_timer: Timer | None = None
-        """Runs the rescue of a query that found nothing, once typing pauses."""
-        self._submitted = False
-        """Enter was pressed in the search box before the answer to its query came."""
 
     def compose(self) -> ComposeResult:
         yield SearchBox(value=self.settings.query, placeholder="Search papers  ( / )",
@@ -107,8 +91,8 @@ class ReaderScreen(ReadingActions, Screen[None]):
         yield MatchBanner(id="banner")
         with Horizontal(id="body"):
             papers = PaperList(id="papers")
-            if self._first_rows and not self.settings.query:
-                papers.preview(self._first_rows)  # drawn in the first frame
+            if self._kept is not None and self._kept.rows and not self.settings.query:
+                papers.preview(self._kept.rows)  # drawn in the first frame
             yield papers
             yield DetailView(id="detail")
         yield StatusLine("Opening the paper lists…", id="status")
@@ -120,19 +104,19 @@ class ReaderScreen(ReadingActions, Screen[None]):
         self.query_one(PaperList).border_title = "Papers"
         self.query_one(DetailView).border_title = "Detail"
         self.query_one(MatchBanner).say(None)
-        state = self.app.state  # type: ignore[attr-defined]
+        state = self.reading.state
         self.query_one(PaperList).state = self.query_one(DetailView).state = state
-        self.query_one(DetailView).drafts = self.app.drafts  # type: ignore[attr-defined]
+        self.query_one(DetailView).drafts = self.reading.drafts
         if self.library is not None:
             self._show_library(self.library)
             return
         self.query_one(PaperList).empty_text = "Opening the paper lists…"
-        if self._loading is not None:
-            self._show_loading()  # progress or a failure came before the screen was composed
+        if self.opening.panel is not None:
+            self.opening.show()  # progress or a failure came before the screen was composed
         elif not self.paper_list.hits:
             # Rows from the last start mean that these lists' index was built: it is being
             # opened, and the panel would only hide the rows; a build reports progress.
-            self._loading_timer = self.set_timer(LOADING_PANEL_AFTER_S, self._show_loading)
+            self.opening.show_after(LOADING_PANEL_AFTER_S)
 
     # -- widgets --------------------------------------------------------------------
 
@@ -151,67 +135,63 @@ class ReaderScreen(ReadingActions, Screen[None]):
     @property
     def idle(self) -> bool:
         """True when the lists are open and the latest search is on screen."""
-        return (self.library is not None and self.shown_serial == self.search_serial
-                and not self._detail_pending and self._rescue_timer is None)
+        return self.library is not None and self.live.caught_up and not self._detail_pending
+
+    @property
+    def search_serial(self) -> int:
+        """Serial of the latest search started."""
+        return self.live.serial
+
+    @property
+    def shown_serial(self) -> int:
+        """Serial of the search whose result is on screen."""
+        return self.live.shown
 
     # -- opening ----------------------------------------------------------------------
 
-    # These may run before the screen is composed (a bad list fails at once), hence
-    # `query`, which finds nothing then, rather than `query_one`, which raises.
+    def open_library(self) -> None:
+        """Open the lists in a thread; `LibraryReady` or `LibraryFailed` answers."""
+        # Sized for the screen before layout, as the first frame lays the list out.
+        width, rows = first_screen_guess(self.app.size.width, self.app.size.height)
+        self.run_worker(partial(open_lists, self.settings, self._kept, self.reading.state,
+                                width, rows, self.post_message),
+                        group="library", exclusive=True, thread=True)
 
     def show_progress(self, done: int, total: int) -> None:
         """The index build has indexed `done` of `total` files."""
-        self._loading_panel().progress(done, total)
-        self._show_loading()
-        for status in self.query(StatusLine):
-            status.update(f"Building the index: {done:,} of {total:,} files")
+        self.opening.progress(done, total)
 
-    def show_failure(self, error: str) -> None:
-        """The lists could not be opened."""
-        self._loading_panel().fail(error)
-        self._show_loading()
-        for status in self.query(StatusLine):
-            status.update(error)
+    def on_index_progress(self, message: IndexProgress) -> None:
+        self.show_progress(message.done, message.total)
 
-    def _loading_panel(self) -> LoadingPanel:
-        # Imported here: most starts open a built index and never show the panel.
-        from tui.app.widgets.loading import LoadingPanel
+    def on_library_failed(self, message: LibraryFailed) -> None:
+        self.opening.fail(message.error)  # the app, which it bubbles to, exits
 
-        if self._loading is None:
-            self._loading = LoadingPanel(id="loading", started=self._started)
-        return self._loading
-
-    def _show_loading(self) -> None:
-        """Give the list's and detail's place to the loading panel until the lists open."""
-        self._loading_timer = None
-        if self.library is not None or not self.is_mounted:
-            return  # on_mount shows it if there is news by then
-        panel = self._loading_panel()
-        if panel.parent is None:
-            self.query_one("#body").mount(panel, before=0)
-        self.add_class("-loading")
-
-    def library_ready(self, library: Library, first: SearchDone | None = None) -> None:
-        """The lists are open: show them with `first`, the opening query's answer."""
-        self.library = library
-        self._first = first
+    def on_library_ready(self, message: LibraryReady) -> None:
+        """The lists are open: show them with the opening query's answer."""
+        library = self.library = message.library
+        for notice in library.notices:
+            self.notify(notice, severity="warning", timeout=10)
+        self._first = message.first
         if self.is_mounted:
             self._show_library(library)
         # else on_mount shows it: a built index can open before the screen is composed
 
+    def close_library(self) -> None:
+        """Close the lists' index (the reader is ending)."""
+        if self.library is not None:
+            self.library.close()
+
     def _show_library(self, library: Library) -> None:
-        self._list_sizes = {str(entry["file"]): int(entry["papers"])  # type: ignore[call-overload]
+        self._list_sizes = {str(entry["file"]): cast(int, entry["papers"])
                             for entry in library.lists}
-        if self._loading_timer is not None:
-            self._loading_timer.stop()
-            self._loading_timer = None
-        self.remove_class("-loading")
+        self.opening.done()
         self._place_focus()
         first, self._first = self._first, None
         if first is not None and first.result.query == self.search_box.value:
             # The loading worker already searched: no second thread, no second wait.
-            self.search_serial += 1
-            self.on_search_done(SearchDone(self.search_serial, first.result, first.snippets))
+            self.on_search_done(SearchDone(self.next_search_serial(), first.result,
+                                           first.snippets))
         else:
             self.start_search()  # the query changed while the lists were opening
 
@@ -243,49 +223,19 @@ class ReaderScreen(ReadingActions, Screen[None]):
     def _query_changed(self) -> None:
         # The footer depends only on whether there is a query; refreshing it on every
         # keystroke re-lays it out and costs typing tens of milliseconds.
-        self._submitted = False  # typing on after Enter: that Enter is no longer pending
         has_query = bool(self.search_box.value)
         if has_query != self._had_query:
             self._had_query = has_query
             self.refresh_bindings()
-        self.start_search()
+        self.live.typed()
 
     def start_search(self) -> None:
         """Search for what the box holds now (answered by `SearchDone`)."""
-        self._search_now(rescue=False)
+        self.live.start()
 
-    def _search_now(self, rescue: bool) -> None:
-        if self.library is None:
-            return
-        self._cancel_rescue()
-        self.search_serial += 1
-        self.similar_of = None  # a search replaces the similar papers
-        self._search(self.library, self.search_serial, self.search_box.value, rescue,
-                     *self.first_screen())
-
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
-    def _search(self, library: Library, serial: int, query: str, rescue: bool, width: int,
-                rows: int) -> None:
-        worker = get_current_worker()
-        done = run_search(library, query, self.settings.search_limit, width, rows,
-                          lambda: worker.is_cancelled, state=self.state, sort=self.sort_key,
-                          filters=self.filter_names, rescue=rescue)
-        if done is not None and not worker.is_cancelled:
-            self.post_message(SearchDone(serial, *done))
-
-    def _rescue_later(self) -> None:
-        """The query found nothing: look for a suggestion once typing pauses."""
-        self._cancel_rescue()
-        self._rescue_timer = self.set_timer(RESCUE_AFTER_S, self._rescue_now)
-
-    def _rescue_now(self) -> None:
-        self._rescue_timer = None
-        self._search_now(rescue=True)
-
-    def _cancel_rescue(self) -> None:
-        if self._rescue_timer is not None:
-            self._rescue_timer.stop()
-            self._rescue_timer = None
+    def next_search_serial(self) -> int:
+        """The serial of a search about to start (answers of older ones are dropped)."""
+        return self.live.next_serial()
 
     def first_screen(self) -> tuple[int, int]:
         """(snippet width, rows) the first screen of the list needs."""
@@ -297,9 +247,8 @@ class ReaderScreen(ReadingActions, Screen[None]):
         return max(20, region.width - 4), region.height // 2 + PREPARED_ROWS_EXTRA
 
     def on_search_done(self, message: SearchDone) -> None:
-        if message.serial != self.search_serial:
+        if not self.live.is_latest(message):
             return  # a newer query was typed meanwhile; its answer is on the way
-        self.shown_serial = message.serial
         result = self.result = message.result
         papers = self.paper_list
         keep = self._pending_select if self._pending_select is not None else papers.chosen
@@ -307,11 +256,8 @@ class ReaderScreen(ReadingActions, Screen[None]):
             "These lists hold no papers."
         papers.show(result.hits, result.terms, message.snippets, keep=keep, empty_text=empty)
         self.search_box.suggestion = result.suggestion
-        self.query_one(MatchBanner).say(self.banner_for_similar() or banner_text(result))
-        if self._submitted:
-            self._after_submit(result)
-        elif not result.rescued:
-            self._rescue_later()
+        self.query_one(MatchBanner).say(self.reading.banner_for_similar() or banner_text(result))
+        self.live.answered(result)
         if self._pending_select is not None:
             self._pending_select = None
             self.open_detail()
@@ -320,38 +266,14 @@ class ReaderScreen(ReadingActions, Screen[None]):
         worker = event.worker
         if worker.group == "search" and event.state == WorkerState.ERROR:
             # The search failed; say so instead of leaving the old results unexplained.
-            self.shown_serial = self.search_serial
+            self.live.failed()
             error = str(worker.error).splitlines()[0] if str(worker.error) else repr(worker.error)
             self.query_one(StatusLine).update(f"search failed: {error}")
 
     @on(SearchBox.Leave)
     def _leave_search(self, message: SearchBox.Leave) -> None:
-        if self.library is None:
-            return
-        if message.submitted and self.shown_serial != self.search_serial:
-            # Enter right after typing: the query's answer decides (`_after_submit`).
-            self._submitted = True
-        elif message.submitted and self._rescue_timer is not None:
-            self._rescue_now()
-        else:
-            self.set_focus(self.paper_list)
-
-    def _after_submit(self, result: SearchResult) -> None:
-        """Enter came before the answer to the query: go to the list if it found papers
-        as typed; else stay in the box, with the "did you mean" (looked for now, if need
-        be), which a second Enter accepts."""
-        self._submitted = False
-        if not result.rescued:
-            self._rescue_now()
-        elif not result.suggestion and self.focused is self.search_box:
-            self.set_focus(self.paper_list)
-
-    @on(SearchBox.AcceptSuggestion)
-    def _accept_suggestion(self) -> None:
-        box = self.search_box
-        if box.suggestion:
-            box.value = box.suggestion
-            box.cursor_position = len(box.value)
+        if self.library is not None:
+            self.live.leave_box(message.submitted)
 
     # -- list and detail ----------------------------------------------------------------
 
@@ -373,7 +295,7 @@ class ReaderScreen(ReadingActions, Screen[None]):
             self.detail.show(None)
         elif hit.paper != self.detail.paper or terms != self.detail.terms:
             self.detail.show(hit.paper, terms, self._list_sizes.get(hit.paper.file))
-        self.schedule_read(hit.paper if hit is not None else None)
+        self.reading.schedule_read(hit.paper if hit is not None else None)
 
     def on_paper_opened(self, message: PaperOpened) -> None:
         if self.library is None:
@@ -386,7 +308,7 @@ class ReaderScreen(ReadingActions, Screen[None]):
         """Show the detail pane (the whole screen when narrow) and focus it."""
         self.add_class("-detail-open")
         self.set_focus(self.detail)
-        self.schedule_read(self.selected_paper)  # a narrow screen shows it from now
+        self.reading.schedule_read(self.reading.selected_paper)  # a narrow screen shows it now
 
     def jump_to(self, docnum: int) -> None:
         """Select paper `docnum` and open it, clearing the query if it hides the paper."""
@@ -404,58 +326,53 @@ class ReaderScreen(ReadingActions, Screen[None]):
         papers = len(self.library) if self.library is not None else 0
         text = status_text(self.result, papers, current.paper if current else None,
                            self.settings.show_timings,
-                           filtered=bool(self.filter_index) or self.similar_of is not None)
-        view = self.view_status()
+                           filtered=bool(self.reading.filter_index)
+                           or self.reading.similar_of is not None)
+        view = self.reading.view_status()
         self.query_one(StatusLine).update(f"{text} · {view}" if view else text)
 
     # -- panes ----------------------------------------------------------------------------
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
-        # On a narrow screen the list or the detail has the screen: the one last focused.
-        if isinstance(event.widget, PaperList):
-            self.remove_class("-detail-open")
-        elif isinstance(event.widget, DetailView):
-            self.add_class("-detail-open")
-
-    def _panes(self) -> list[Widget]:
-        if self.library is None:
-            return [self.search_box]
-        return [self.search_box, self.paper_list, self.detail]
-
-    def _cycle(self, step: int) -> None:
-        panes = self._panes()
-        current = self.focused
-        index = panes.index(current) if current in panes else 0
-        target = panes[(index + step) % len(panes)]
-        if isinstance(target, DetailView):
-            self.add_class("-detail-open")  # so that a narrow screen shows it
-        self.set_focus(target)
+        self.panes.focused(event.widget)
 
     def action_next_pane(self) -> None:
-        self._cycle(+1)
+        self.panes.cycle(+1)
 
     def action_previous_pane(self) -> None:
-        self._cycle(-1)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Esc is left out of the footer where it would do nothing: in the list, with no
-        # query to clear.
-        if action == "back" and self.library is not None:
-            if (self.focused is self.paper_list and not self.search_box.value
-                    and self.similar_of is None):
-                return False
-        if action in _PAPER_ACTIONS and (self.library is None or self.paper_list.current is None):
-            return None  # shown dimmed: no paper selected
-        return True
+        self.panes.cycle(-1)
 
     def action_back(self) -> None:
         """Esc: leave the search box or the detail; from the list, clear the query."""
-        focused = self.focused
-        if self.library is None:
-            return
-        if isinstance(focused, (SearchBox, DetailView)) or self.has_class("-detail-open"):
-            self.set_focus(self.paper_list)
-        elif self.leave_similar():
-            pass
-        elif self.search_box.value:
-            self.search_box.value = ""
+        self.panes.back()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back" and not self.panes.can_go_back():
+            return False  # left out of the footer where it would do nothing
+        if action in PAPER_ACTIONS and (self.library is None or self.paper_list.current is None):
+            return None  # shown dimmed: no paper selected
+        return True
+
+    # -- the reading keys (bound here, so that they work from the list and the detail) --
+
+    def action_toggle_star(self) -> None: self.reading.toggle_star()
+    def action_toggle_read(self) -> None: self.reading.toggle_read()
+    def action_edit_note(self) -> None: self.reading.edit_note()
+    def action_cycle_filter(self) -> None: self.reading.cycle_filter()
+    def action_cycle_sort(self) -> None: self.reading.cycle_sort()
+    def action_similar(self) -> None: self.reading.similar()
+    def action_copy_abstract(self) -> None: self.reading.copy_abstract()
+    def action_copy_reference(self) -> None: self.reading.copy_reference()
+    def action_open_link(self) -> None: self.reading.open_link()
+    def action_export(self) -> None: self.reading.export()
+
+    # -- what the app and the palette ask -----------------------------------------------
+
+    def focus_search(self) -> None:
+        """Put the cursor in the search box, at once (see the class docstring)."""
+        self.set_focus(self.search_box)
+
+    def set_query(self, query: str) -> None:
+        """Replace the query (the search follows) and focus the search box."""
+        self.search_box.value = query
+        self.set_focus(self.search_box)

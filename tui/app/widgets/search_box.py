@@ -11,7 +11,7 @@ from tui.app import bindings
 
 
 class SearchBox(Input):
-    """Where queries are typed; every change starts a search (see the app)."""
+    """Where queries are typed; every change starts a search (see `searching.LiveSearch`)."""
 
     BINDINGS = bindings.SEARCH
 
@@ -28,15 +28,15 @@ class SearchBox(Input):
             self.submitted = submitted
             """True for Enter, which may first ask for the "did you mean" suggestion."""
 
-    class AcceptSuggestion(Message):
-        """The user accepted the "did you mean" suggestion (Enter while one is shown)."""
-
     suggestion: str | None = None
     """The engine's "did you mean" for the current query, which Enter accepts."""
 
     def action_submit(self) -> None:
+        """Enter: take the "did you mean" suggestion as the query if there is one (its
+        search follows, as for typing), else go to the list."""
         if self.suggestion:
-            self.post_message(self.AcceptSuggestion())
+            self.value = self.suggestion
+            self.cursor_position = len(self.value)
         else:
             self.post_message(self.Leave(submitted=True))
 
