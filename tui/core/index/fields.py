@@ -20,7 +20,7 @@ from whoosh.analysis import Token, Tokenizer
 from tui.core.index.analysis import STOP_WORDS
 
 if TYPE_CHECKING:
-    from tui.core.index.library import Library
+    from whoosh.reading import IndexReader
 
 _WORD = re.compile(r"\w+")
 
@@ -67,23 +67,20 @@ class AuthorAnalyzer(Tokenizer):
             yield token
 
 
-def year_order(library: Library) -> Sequence[int]:
-    """Every docnum, newest year first (list order within a year); papers without a
-    year last. Read from the `year` field's postings, so no paper is loaded."""
+def year_order(reader: IndexReader, count: int) -> Sequence[int]:
+    """Every docnum below `count`, newest year first (list order within a year); papers
+    without a year last. Read from the `year` field's postings in `reader` (which the
+    caller holds the index's lock for), so no paper is loaded."""
     from tui.core.index.scorer import read_postings
 
-    count = len(library)
     years = array("i", bytes(4 * count))
-    with library._lock:
-        reader = library.searcher.reader()
-        for term in reader.field_terms("year") if "year" in reader.indexed_field_names() \
-                else ():
-            text = term.decode() if isinstance(term, bytes) else term
-            if not text.isdigit():
-                continue
-            for docnum in read_postings(reader, "year", text)[0]:
-                if 0 <= docnum < count:
-                    years[docnum] = int(text)
+    for term in reader.field_terms("year") if "year" in reader.indexed_field_names() else ():
+        text = term.decode() if isinstance(term, bytes) else term
+        if not text.isdigit():
+            continue
+        for docnum in read_postings(reader, "year", text)[0]:
+            if 0 <= docnum < count:
+                years[docnum] = int(text)
     return array("I", sorted(range(count), key=lambda d: (years[d] == 0, -years[d], d)))
 
 

@@ -312,7 +312,11 @@ class Library:
         """Every docnum, newest year first, papers without a year last."""
         from tui.core.index.fields import year_order
 
-        return self.guarded(lambda: year_order(self))
+        def read() -> Sequence[int]:
+            with self._lock:
+                return year_order(self.searcher.reader(), len(self))
+
+        return self.guarded(read)
 
     @cached_property
     def year_rank(self) -> Sequence[int]:
