@@ -240,20 +240,9 @@ def test_only_the_index_room_touches_the_searcher_and_its_lock() -> None:
 
 # -- the house's shape -------------------------------------------------------------------
 
-KNOWN_CYCLES = [sorted(f"tui.core.lists.{name}" for name in (
-    "bibtex", "csvlists", "jsonlists", "paragraphs", "parts", "reader", "records"))]
-"""The one cycle left, in the list readers (all late imports): `paragraphs.read_list`,
-the any-format entry point tests and benches call, hands structured files to
-`reader`, which reads paragraph lists through `paragraphs.read_list`; `records` and
-`bibtex` take `make_paper` and `decode` from `paragraphs`, `parts` takes
-`structured_kind` from `reader`. Untying it moves those helpers to a leaf and the
-any-format entry above both readers. Listed here so that no other cycle can appear,
-and so that this one cannot grow unseen: this list must shrink to [] when it is untied."""
-
-
 def test_no_import_cycle_anywhere_in_tui() -> None:
     """Every module could be read, and changed, knowing only what it imports."""
-    assert cycles(import_graph()) == KNOWN_CYCLES
+    assert cycles(import_graph()) == []
 
 
 READER_LAYERS = [

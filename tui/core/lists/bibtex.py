@@ -81,7 +81,7 @@ def parse(text: str):
 
 def bibtex_records(path: Path, tally: Tally) -> tuple[str, Iterator[Record]]:
     """The list's title and its entries as records (with `bibkey` set)."""
-    from tui.core.lists.paragraphs import decode as decode_bytes
+    from tui.core.lists.files import decode as decode_bytes
 
     size = path.stat().st_size
     if size > MAX_BIBTEX_BYTES:

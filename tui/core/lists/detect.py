@@ -97,3 +97,15 @@ def _header_kind(body: bytes) -> str | None:
                 and any(c in TITLE_KEYS + ABSTRACT_KEYS for c in cells):
             return kind
     return None
+
+
+def structured_kind(path: Path) -> str | None:
+    """The structured format of `path`, or None for a paragraph list (and for a file
+    that cannot be opened, whose error the paragraph reader words)."""
+    try:
+        head = read_head(path)
+    except OSError:
+        return None
+    check_encoding(head, str(path))
+    kind = detect(path, head)
+    return None if kind == PARAGRAPHS else kind

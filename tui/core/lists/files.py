@@ -1,4 +1,5 @@
-"""Which list files a set of paths names, before any of them is read.
+"""Which list files a set of paths names, before any of them is read, and a list
+file's bytes as text (`decode`, which every text reader uses).
 
 Kept apart from `seeds` (which parses lists): the reader finds its lists' index before
 it loads anything else, and this needs no parsing.
@@ -38,3 +39,16 @@ def discover(paths: Iterable[str | Path]) -> list[Path]:
     for f in files:
         unique.setdefault(f.resolve(), None)
     return list(unique)
+
+
+def decode(data: bytes, source: str) -> str:
+    """Decode a list file's bytes as UTF-8 text, refusing binary and other encodings."""
+    if b"\x00" in data:
+        raise SeedError(f"{source}: binary file (contains NUL bytes), expected UTF-8 text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SeedError(
+            f"{source}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    return text

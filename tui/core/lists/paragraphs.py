@@ -7,15 +7,13 @@ space) and lists with no title line (the list is then named after its file).
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from tui.core.lists.files import SeedError, discover  # noqa: F401 - part of this API
-from tui.core.model import Paper, PaperList
-from tui.core.render.plain import rendered_text
+from tui.core.lists.files import SeedError, decode, discover  # noqa: F401 - part of this API
+from tui.core.lists.papers import make_paper, paper_id  # noqa: F401 - part of this API
+from tui.core.model import PaperList
 
 _BLANK_LINES = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n\s*")
 _SPACES = re.compile(r"\s+")
@@ -27,19 +25,6 @@ _SENTENCE_END = re.compile(r"[.!?。！？]\s*$")
 # C0 and C1 control characters (DEL, CSI, OSC, DCS...), which a terminal may act on.
 # U+0085 (next line) is left to `_SPACES`: it is a line break, so it becomes a space.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
-
-
-def decode(data: bytes, source: str) -> str:
-    """Decode a list file's bytes as UTF-8 text, refusing binary and other encodings."""
-    if b"\x00" in data:
-        raise SeedError(f"{source}: binary file (contains NUL bytes), expected UTF-8 text")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SeedError(
-            f"{source}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
-        ) from None
-    return text
 
 
 def paragraphs(text: str) -> list[str]:
@@ -75,14 +60,6 @@ def _title_glued_to_abstract(lines: list[str]) -> bool:
             and len(first) < 0.6 * longest and longest >= 50)
 
 
-def paper_id(raw: str) -> str:
-    """A stable id from the abstract's words, blind to spacing, case and Unicode form."""
-    if not raw.isascii():
-        raw = unicodedata.normalize("NFKC", raw)
-    normal = _SPACES.sub(" ", raw).strip().casefold()
-    return hashlib.blake2b(normal.encode("utf-8"), digest_size=6).hexdigest()
-
-
 def parse_list(text: str, path: Path) -> PaperList:
     """Parse the text of one list file into papers."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
@@ -103,30 +80,14 @@ def parse_list(text: str, path: Path) -> PaperList:
     return PaperList(title=title, file=path.name, path=str(path), papers=papers)
 
 
-def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
-    """Derive a Paper's id, name and title from one abstract."""
-    from tui.core.naming.derive import derive_name, derive_title
-
-    text = rendered_text(raw)
-    name = derive_name(text)
-    return Paper(
-        id=paper_id(raw),
-        list_title=list_title,
-        file=file,
-        position=position,
-        name=name,
-        title=derive_title(text, name),
-        raw=raw,
-    )
-
-
 def read_list(path: str | Path) -> PaperList:
     """Read and parse one list file; raises SeedError with a one-line message.
 
     JSON, JSON Lines, BibTeX and CSV lists go to their readers (`tui.core.lists`).
     """
     path = Path(path)
-    from tui.core.lists.reader import read_structured, structured_kind
+    from tui.core.lists.detect import structured_kind
+    from tui.core.lists.structured import read_structured
 
     kind = structured_kind(path)
     if kind is not None:

@@ -46,8 +46,7 @@ class Part:
 def split_parts(files: Iterable[Path], parts: int, min_bytes: int) -> list[Part]:
     """Each file as one part, but JSON Lines files of `min_bytes` or more as up to
     `parts` parts of about equal size, cut after a newline."""
-    from tui.core.lists.detect import JSONL
-    from tui.core.lists.reader import structured_kind
+    from tui.core.lists.detect import JSONL, structured_kind
 
     out: list[Part] = []
     for path in files:

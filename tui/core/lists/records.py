@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from tui.core.lists.fields import Fields, one_line
+from tui.core.lists.papers import make_paper  # one id and naming scheme for every format
 from tui.core.model import Paper
 
 # The paragraph reader's cleaning (see `seeds.paragraphs`): C0/C1 controls dropped,
@@ -50,8 +51,6 @@ def make_record_paper(fields: Fields, list_title: str, file: str, position: int,
                       bibkey: str = "") -> Paper | None:
     """The `Paper` for one record's fields, or None when it has neither title nor
     abstract. `fields` hold display-ready text (LaTeX already decoded for BibTeX)."""
-    from tui.core.lists.paragraphs import make_paper  # one id and naming scheme for every format
-
     raw = clean_abstract(fields.abstract)
     title = display_title(clean_line(fields.title))
     if not raw and not title:

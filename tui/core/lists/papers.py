@@ -1,0 +1,41 @@
+"""A paper from its abstract: its stable id, and its derived name and title.
+
+One scheme for every format, so that the same paper read from a paragraph list and
+from a structured one shares its id and its reading state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+from tui.core.model import Paper
+from tui.core.render.plain import rendered_text
+
+_SPACES = re.compile(r"\s+")
+
+
+def paper_id(raw: str) -> str:
+    """A stable id from the abstract's words, blind to spacing, case and Unicode form."""
+    if not raw.isascii():
+        raw = unicodedata.normalize("NFKC", raw)
+    normal = _SPACES.sub(" ", raw).strip().casefold()
+    return hashlib.blake2b(normal.encode("utf-8"), digest_size=6).hexdigest()
+
+
+def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
+    """Derive a Paper's id, name and title from one abstract."""
+    from tui.core.naming.derive import derive_name, derive_title
+
+    text = rendered_text(raw)
+    name = derive_name(text)
+    return Paper(
+        id=paper_id(raw),
+        list_title=list_title,
+        file=file,
+        position=position,
+        name=name,
+        title=derive_title(text, name),
+        raw=raw,
+    )
