@@ -54,10 +54,46 @@ ONLY_WHEN_NEEDED = ("tui.core.drafts", "tui.core.state", "tui.core.export")
 state (for a query that names `is:starred` and the like) and the exporters."""
 
 
-def test_a_plain_search_does_not_import_drafts_state_or_exports(tmp_path) -> None:
+def loaded_by_a_plain_search(index_dir, modules: tuple[str, ...]) -> str:
+    """Which of `modules` a real `paperscope search gecko` has loaded, and its exit code."""
     code = ("import sys\nfrom tui.cli import main\n"
-            f"code = main(['search', 'gecko', '--index-dir', {str(tmp_path)!r}])\n"
-            f"print('LOADED', sorted(m for m in {ONLY_WHEN_NEEDED!r} if m in sys.modules), code)")
+            f"code = main(['search', 'gecko', '--index-dir', {str(index_dir)!r}])\n"
+            f"print('LOADED', sorted(m for m in {modules!r} if m in sys.modules), code)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           check=True)
-    assert proc.stdout.strip().splitlines()[-1] == "LOADED [] 0"
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def test_a_plain_search_does_not_import_drafts_state_or_exports(tmp_path) -> None:
+    assert loaded_by_a_plain_search(tmp_path, ONLY_WHEN_NEEDED) == "LOADED [] 0"
+
+
+NEVER_FOR_A_SEARCH = ("asyncio", "urllib.request", "http.client", "email", "ssl",
+                      "cached_property", "whoosh.lang.morph_en")
+"""What Whoosh imports by name but a search never uses (see tui/core/whoosh_import.py):
+together about a third of a cold search's imports."""
+
+
+def test_a_plain_search_does_not_import_what_whoosh_never_uses(tmp_path) -> None:
+    assert loaded_by_a_plain_search(tmp_path, NEVER_FOR_A_SEARCH) == "LOADED [] 0"
+
+
+def test_the_stand_ins_leave_the_real_modules_to_later_imports() -> None:
+    # After Whoosh is imported with the stand-ins, whoever imports these modules gets
+    # the real ones, and what Whoosh took from the stand-ins behaves as the real thing.
+    code = (
+        "import tui.core.index, sys\n"
+        "import urllib.request, cached_property, whoosh.lang.morph_en as morph\n"
+        "import whoosh.compat, whoosh.query.terms as terms, whoosh.reading as reading\n"
+        "print(hasattr(urllib.request, 'urlopen'), hasattr(cached_property, "
+        "'threaded_cached_property'), callable(whoosh.compat.urlretrieve))\n"
+        "print(terms.variations('running') == morph.variations('running'), "
+        "len(morph.variations('running')) > 1)\n"
+        "from whoosh.filedb.filestore import RamStorage\nfrom whoosh import fields\n"
+        "ix = RamStorage().create_index(fields.Schema(t=fields.TEXT))\n"
+        "w = ix.writer(); w.add_document(t='a b'); w.add_document(t='b c'); w.commit()\n"
+        "w = ix.writer(); w.delete_document(0); w.commit()\n"
+        "r = ix.reader(); print(sorted(r.deleted_docs_set), sorted(r.deleted_docs_set))\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.split("\n")[:3] == ["True True True", "True True", "[0] [0]"]
