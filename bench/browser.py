@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.reader import _percentile  # noqa: E402
+from bench.reader_probe import percentile  # noqa: E402
 from bench.webpage import (  # noqa: E402
     SEARCH_BOX_ROWS, Page, ServedReader, find_browser, free_port, list_rows, open_browser,
 )
@@ -230,7 +230,7 @@ def terminal_keys(command: str, size: tuple[int, int], env: dict[str, str], name
 
 
 def _summary(values: list[float]) -> str:
-    return (f"median {statistics.median(values):7.1f} ms   p95 {_percentile(values, 0.95):7.1f}"
+    return (f"median {statistics.median(values):7.1f} ms   p95 {percentile(values, 0.95):7.1f}"
             f" ms   ({len(values)} timed)")
 
 

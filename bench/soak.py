@@ -57,7 +57,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.reader import SIZE, _percentile, _press, _wait_painted, build_index  # noqa: E402
+from bench.reader_probe import SIZE, build_index, percentile, press, wait_painted  # noqa: E402
 
 SIZES = [(120, 40), (80, 24), (100, 30), (99, 40), (160, 50), (60, 16), (200, 60), (40, 10)]
 """Terminal sizes a resize picks from (the first, the soak's own, half of the time):
@@ -153,7 +153,7 @@ def spread(values: list[float]) -> float:
     """Interquartile range of `values` (0 for fewer than two)."""
     if len(values) < 2:
         return 0.0
-    return _percentile(values, 0.75) - _percentile(values, 0.25)
+    return percentile(values, 0.75) - percentile(values, 0.25)
 
 
 class PaintProbe:
@@ -298,7 +298,7 @@ class Driver:
         self._log(key)
         serial = self.reader.search_serial
         started = time.perf_counter()
-        _press(self.app, key)
+        press(self.app, key)
         self._count()
         await self.after(started, serial, key, burst=False)
 
@@ -313,7 +313,7 @@ class Driver:
             self.check_alive()
             self._log(f"{key} (burst)")
             started = time.perf_counter()
-            _press(self.app, key)
+            press(self.app, key)
             self._count()
         await self.after(started, serial, keys[-1], burst=True)
 
@@ -362,7 +362,7 @@ class Driver:
         papers = reader.paper_list
         if papers.painted_generation != papers.generation:
             try:
-                await _wait_painted(self.app, timeout=self.args.hang_seconds)
+                await wait_painted(self.app, timeout=self.args.hang_seconds)
             except TimeoutError:
                 self.check_alive()
                 raise Hang("the list did not repaint with the latest search") from None
@@ -650,7 +650,7 @@ async def session(soak: Soak) -> None:
     probe.install()
     try:
         async with app.run_test(size=SIZE, message_hook=hook) as pilot:
-            await _wait_painted(app, timeout=1800)
+            await wait_painted(app, timeout=1800)
             if not soak.words:
                 soak.words, soak.common = corpus_words(app.library)
             if soak.started is None:
@@ -778,13 +778,13 @@ def report(args, record: Record, elapsed: float, loads: tuple[float, float]) -> 
     rows.append(("peak memory", f"{peak_rss_mb():.0f} MB RSS high-water mark (ru_maxrss) · "
                                 f"sampled max {max((m for _, m in record.rss), default=0):.0f} MB"))
     rows.extend(memory_lines(record, args.sample_every))
-    pauses = [f"generation {gen}: {len(ms):,} (p50 {_percentile(ms, .5):.1f} ms · max "
+    pauses = [f"generation {gen}: {len(ms):,} (p50 {percentile(ms, .5):.1f} ms · max "
               f"{max(ms):.1f} ms)" for gen, ms in record.pauses.items() if ms]
     rows.append(("garbage collections", " · ".join(pauses) or "none"))
     if record.walks_all:
         walks = record.walks_all
         rows.append(("  of which walked every object",
-                     f"{len(walks):,} (p50 {_percentile(walks, .5):.1f} ms · "
+                     f"{len(walks):,} (p50 {percentile(walks, .5):.1f} ms · "
                      f"max {max(walks):.1f} ms)"))
     timed = record.latencies
     if timed:
@@ -792,19 +792,19 @@ def report(args, record: Record, elapsed: float, loads: tuple[float, float]) -> 
         single = [lat.ms for lat in timed if not lat.burst]
         bursts = [lat.ms for lat in timed if lat.burst]
         worst = max(timed, key=lambda lat: lat.ms)
-        rows.append(("query latency", f"{len(values):,} searches: p50 {_percentile(values, .5):.1f}"
-                                      f" ms · p95 {_percentile(values, .95):.1f} ms · "
+        rows.append(("query latency", f"{len(values):,} searches: p50 {percentile(values, .5):.1f}"
+                                      f" ms · p95 {percentile(values, .95):.1f} ms · "
                                       f"max {worst.ms:.1f} ms"))
         if single and bursts:
             rows.append(("  one key at a time", f"{len(single):,}: p50 "
-                         f"{_percentile(single, .5):.1f} · p95 {_percentile(single, .95):.1f} · "
+                         f"{percentile(single, .5):.1f} · p95 {percentile(single, .95):.1f} · "
                          f"max {max(single):.1f} ms"))
             rows.append(("  last key of a burst", f"{len(bursts):,}: p50 "
-                         f"{_percentile(bursts, .5):.1f} · p95 {_percentile(bursts, .95):.1f} · "
+                         f"{percentile(bursts, .5):.1f} · p95 {percentile(bursts, .95):.1f} · "
                          f"max {max(bursts):.1f} ms"))
         engine = [lat.engine_ms for lat in timed]
-        rows.append(("  of which search", f"p50 {_percentile(engine, .5):.1f} ms · p95 "
-                                          f"{_percentile(engine, .95):.1f} ms · "
+        rows.append(("  of which search", f"p50 {percentile(engine, .5):.1f} ms · p95 "
+                                          f"{percentile(engine, .95):.1f} ms · "
                                           f"max {max(engine):.1f} ms"))
         rows.append(("worst query", f"{worst.ms:.0f} ms after key {worst.key!r}"
                                     f"{' (burst)' if worst.burst else ''} → {worst.query!r} "
