@@ -4,9 +4,16 @@
                            [--formats 250000] [--format-builds 2]
 
 Everything goes through the product's own code (`open_library`, `search`, the
-`paperscope` command). SQLite FTS5 answers the same queries over the same rendered
-text in the same run, as a yardstick. Figures are medians and 95th percentiles of
-one run: this machine is noisy, so compare ratios within a run.
+`paperscope` command). Figures are medians and 95th percentiles of one run: this
+machine is noisy, so compare ratios within a run. Three ratios are printed, each
+against a yardstick timed in the same run, with its goal:
+
+- per query: paperscope's median search time (queries as typed) against SQLite FTS5's
+  on the same queries over the same rendered text (goal: within FTS5's, <= 1x);
+- the build: plain Whoosh (one stemmed text field, `procs=2`) against paperscope's
+  builder on the same abstracts, each in a fresh process, alternately (goal: >= 2x);
+- a cold `paperscope search kernel` against a bare `python -c pass`, alternately, with
+  the bytecode cache on (goal: <= 5x).
 
 The formats row (`bench_formats`) indexes the same abstracts from one JSON Lines file in
 arXiv's shape, from paragraph files, and from a JSON Lines file of the abstracts alone,
@@ -21,7 +28,6 @@ import os
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,6 +36,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.builds import (  # noqa: E402
+    cold_searches, timed_build, timed_paperscope_build, timed_plain_whoosh_build,
+)
+from bench.corpus import corpus_sentences, made_abstract, write_paragraph_lists  # noqa: E402
 from tui.core.index.library import open_library  # noqa: E402
 from tui.core.render.text import render  # noqa: E402
 from tui.core.search.search import search  # noqa: E402
@@ -55,15 +65,6 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def bench_build(corpora: Path, index_dir: Path) -> tuple[float, int]:
-    started = time.perf_counter()
-    library = open_library([str(corpora)], str(index_dir), rebuild=True)
-    elapsed = time.perf_counter() - started
-    count = len(library)
-    library.close()
-    return elapsed, count
-
-
 def bench_search(corpora: Path, index_dir: Path, repeat: int) -> list[float]:
     library = open_library([str(corpora)], str(index_dir))
     search(library, "warm up")
@@ -74,27 +75,6 @@ def bench_search(corpora: Path, index_dir: Path, repeat: int) -> list[float]:
             # prefixes ("t", "diffu") and words.
             times.append(search(library, query, limit=20, typing=True).elapsed_ms)
     library.close()
-    return times
-
-
-def bench_cold(corpora: Path, index_dir: Path, runs: int) -> list[float]:
-    times = []
-    exe = [sys.executable, "-m", "tui", "search", "--seeds", str(corpora),
-           "--index-dir", str(index_dir), "--limit", "10"]
-    for i in range(runs):
-        started = time.perf_counter()
-        subprocess.run([*exe, QUERIES[i % len(QUERIES)]], cwd=ROOT, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
-        times.append((time.perf_counter() - started) * 1000)
-    return times
-
-
-def bench_python_start(runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        times.append((time.perf_counter() - started) * 1000)
     return times
 
 
@@ -127,19 +107,13 @@ def _records(corpora: Path, count: int, seed: int) -> list[dict[str, object]]:
     """`count` arXiv-shaped records whose abstracts are seeded draws of the corpora's
     sentences (4 to 9 each), so that every abstract is new text of real shape."""
     import random
-    import re
 
-    from tui.core.lists.paragraphs import paragraphs
-
-    sentences: list[str] = []
-    for path in sorted(corpora.glob("*.txt")):
-        for abstract in paragraphs(path.read_text(encoding="utf-8"))[1:]:
-            sentences += re.split(r"(?<=[.!?])\s+(?=[A-Z])", abstract)
+    sentences = corpus_sentences(corpora)
     rng = random.Random(seed)
     surnames = sorted({w for s in sentences[:20000] for w in s.split() if w.istitle()})[:3000]
     out = []
     for n in range(count):
-        text = " ".join(rng.choice(sentences) for _ in range(rng.randint(4, 9)))
+        text = made_abstract(rng, sentences, 4, 9)
         authors = ", ".join(f"{rng.choice('ABCDEFGHJKLMNPRSTW')}. {rng.choice(surnames)}"
                             for _ in range(rng.randint(1, 5)))
         out.append({"id": f"{1000 + n // 10000}.{n % 10000:05d}", "submitter": None,
@@ -167,59 +141,9 @@ def write_format_lists(corpora: Path, folder: Path, count: int, seed: int = 13,
     with open(folder / "abstracts-only.jsonl", "w", encoding="utf-8") as out:
         for record in records:
             out.write(json.dumps({"id": record["id"], "abstract": record["abstract"]}) + "\n")
-    paragraph_dir = folder / "paragraphs"
-    paragraph_dir.mkdir()
-    files = []
-    for start in range(0, count, per_file):
-        path = paragraph_dir / f"list{start // per_file:03d}.txt"
-        chunk = [" ".join(str(r["abstract"]).split()) for r in records[start:start + per_file]]
-        path.write_text(f"Snapshot part {start // per_file}\n\n" + "\n\n".join(chunk) + "\n",
-                        encoding="utf-8")
-        files.append(path)
+    files = write_paragraph_lists((str(r["abstract"]) for r in records), folder / "paragraphs",
+                                  per_file, "Snapshot part")
     return jsonl, files
-
-
-def _tree_rss_kb(root: int) -> int:
-    """The resident memory of process `root` and all its descendants, in KB."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as handle:
-                    ppid = int(handle.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [root]
-    while todo:
-        pid = todo.pop()
-        todo += children.get(pid, [])
-        try:
-            with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as handle:
-                total += next((int(line.split()[1]) for line in handle
-                               if line.startswith("VmRSS:")), 0)
-        except OSError:
-            continue
-    return total
-
-
-def timed_build(lists: list[Path], index_dir: Path) -> tuple[float, int, int]:
-    """Build the index of `lists` in a fresh process: (seconds, papers, peak KB of the
-    build's processes, sampled every 50 ms)."""
-    code = ("import sys; from tui.core.index.library import open_library; "
-            "lib = open_library(sys.argv[2:], sys.argv[1], rebuild=True); print(len(lib))")
-    started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, str(index_dir), *map(str, lists)],
-                            cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    peak = 0
-    while proc.poll() is None:
-        peak = max(peak, _tree_rss_kb(proc.pid))
-        time.sleep(0.05)
-    elapsed = time.perf_counter() - started
-    out = proc.stdout.read() if proc.stdout else ""
-    if proc.returncode:
-        sys.exit(f"bench: build of {lists[0]}... failed ({proc.returncode})")
-    return elapsed, int(out.split()[-1]), peak
 
 
 def bench_formats(corpora: Path, workdir: Path, count: int, builds: int) -> None:
@@ -273,26 +197,42 @@ def main() -> None:
         if args.only_formats:
             bench_formats(args.corpora, workdir, args.formats, args.format_builds)
             return
-        builds = []
+        # paperscope's builder and plain Whoosh (two writer processes) on the same
+        # abstracts, each a fresh process, alternately so that load drifts hit both.
+        lists = sorted(args.corpora.glob("*.txt"))
+        ours, plain = [], []
         for _ in range(max(1, args.builds)):
-            seconds, count = bench_build(args.corpora, index_dir)
-            builds.append(seconds)
-        build = statistics.median(builds)
+            ours.append(timed_paperscope_build([args.corpora], index_dir))
+            plain.append(timed_plain_whoosh_build(lists, workdir / "plain-whoosh"))
+        count = int(ours[0].output.split()[-1])
+        build = statistics.median(t.seconds for t in ours)
+        plain_build = statistics.median(t.seconds for t in plain)
         print(f"index build: {count} papers in {build:.2f} s = {count / build:.0f} papers/s "
-              f"(median of {len(builds)}: " + ", ".join(f"{b:.2f}" for b in builds) + " s)")
+              f"(median of {len(ours)}: " + ", ".join(f"{t.seconds:.2f}" for t in ours) + " s), "
+              f"peak memory {max(t.tree_peak_kb for t in ours) / 1024:.0f} MB")
+        print(f"  plain Whoosh (procs=2, one stemmed field), same abstracts: {plain_build:.2f} s "
+              f"(" + ", ".join(f"{t.seconds:.2f}" for t in plain) + " s); paperscope builds at "
+              f"{plain_build / build:.2f}x its speed [goal >= 2x: "
+              f"{'met' if plain_build / build >= 2 else 'NOT met'}]")
         times = bench_search(args.corpora, index_dir, args.repeat)
         print(f"search ({len(QUERIES)} queries x {args.repeat}): "
               f"p50 {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms, "
               f"max {max(times):.1f} ms")
         slowest = sorted(zip((t for t in times[:len(QUERIES)]), QUERIES), reverse=True)[:5]
         print("  slowest (first round): " + ", ".join(f"{q!r} {t:.0f} ms" for t, q in slowest))
-        cold = bench_cold(args.corpora, index_dir, args.cold_runs)
-        bare = bench_python_start(args.cold_runs)
-        print(f"cold `paperscope search` process: median {statistics.median(cold):.0f} ms "
-              f"(bare `python -c pass`: {statistics.median(bare):.0f} ms)")
+        cold, bare = cold_searches([str(args.corpora)], index_dir, args.cold_runs)
+        cold_ratio = statistics.median(cold) / statistics.median(bare)
+        print(f"cold `paperscope search kernel` process: median {statistics.median(cold):.0f} ms "
+              f"against a bare `python -c pass` {statistics.median(bare):.0f} ms (alternately, "
+              f"{len(cold)} each, bytecode cached): {cold_ratio:.2f}x [goal <= 5x: "
+              f"{'met' if cold_ratio <= 5 else 'NOT met'}]")
         fts_build, fts = bench_fts5(args.corpora, args.repeat)
+        fts_ratio = statistics.median(times) / statistics.median(fts)
         print(f"SQLite FTS5 same queries: p50 {statistics.median(fts):.1f} ms, "
-              f"p95 {percentile(fts, 0.95):.1f} ms (insert {fts_build:.1f} s)")
+              f"p95 {percentile(fts, 0.95):.1f} ms (insert {fts_build:.1f} s); paperscope's "
+              f"per-query median is {fts_ratio:.2f}x FTS5's (p95 "
+              f"{percentile(times, 0.95) / percentile(fts, 0.95):.2f}x) [goal <= 1x: "
+              f"{'met' if fts_ratio <= 1 else 'NOT met'}]")
         if args.formats:
             bench_formats(args.corpora, workdir, args.formats, args.format_builds)
     finally:

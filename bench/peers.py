@@ -7,6 +7,9 @@
   checked here.
 - `Fts5`: SQLite FTS5 (`porter unicode61` tokenizer, ranked by its bm25), the words
   OR-ed, or with the last word as a prefix for a query being typed.
+- `Tantivy`: tantivy (its `en_stem` analysis, BM25), the same OR of the words, the last
+  one as a prefix for a query being typed (tantivy expands a prefix to at most 50
+  terms); only where the optional `tantivy` package is installed (`tantivy_installed`).
 
 Both live with the benchmarks: the product never ships a second engine.
 """
@@ -18,7 +21,8 @@ import math
 import re
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from whoosh.lang.porter2 import stem
 
@@ -68,7 +72,7 @@ class PlainBM25:
 class Fts5:
     """An in-memory SQLite FTS5 table of the texts; rowid = document number + 1."""
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(self, texts: Iterable[str]) -> None:
         self.db = sqlite3.connect(":memory:")
         self.db.execute("CREATE VIRTUAL TABLE p USING fts5(text, tokenize='porter unicode61')")
         self.db.executemany("INSERT INTO p(rowid, text) VALUES (?, ?)",
@@ -87,3 +91,55 @@ class Fts5:
         rows = self.db.execute("SELECT rowid FROM p WHERE p MATCH ? ORDER BY rank, rowid LIMIT ?",
                                (match, limit)).fetchall()
         return [r[0] - 1 for r in rows]
+
+
+def tantivy_installed() -> bool:
+    """Whether the optional `tantivy` package can be imported here."""
+    try:
+        import tantivy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class Tantivy:
+    """A tantivy index of the texts in `folder` (in memory without one); its stored
+    `doc` field is the document number."""
+
+    folder: Path | None
+    """Where the index is kept on disk, or None in memory."""
+
+    def __init__(self, texts: Iterable[str], folder: Path | None = None, threads: int = 2,
+                 heap_bytes: int = 256 * 2**20) -> None:
+        import tantivy
+
+        self._tantivy = tantivy
+        self.folder = folder
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("text", stored=False, tokenizer_name="en_stem")
+        builder.add_unsigned_field("doc", stored=True)
+        self.schema = builder.build()
+        self.index = tantivy.Index(self.schema, path=str(folder) if folder else None)
+        writer = self.index.writer(heap_size=heap_bytes, num_threads=threads)
+        for doc, text in enumerate(texts):
+            writer.add_document(tantivy.Document(text=text, doc=doc))
+        writer.commit()
+        writer.wait_merging_threads()
+        self.index.reload()
+        self.searcher = self.index.searcher()
+
+    def search(self, query: str, limit: int = 10, prefix: bool = False) -> list[int]:
+        """The words OR-ed (the last one also as a prefix with `prefix`), best first."""
+        tantivy = self._tantivy
+        words = [w.lower() for w in _TOKEN.findall(query)]
+        if not words:
+            return []
+        last = words.pop() if prefix and query[-1:].isalnum() else None
+        clauses = []
+        if words:
+            clauses.append((tantivy.Occur.Should, self.index.parse_query(" ".join(words), ["text"])))
+        if last is not None:
+            clauses.append((tantivy.Occur.Should,
+                            tantivy.Query.phrase_prefix_query(self.schema, "text", [last])))
+        hits = self.searcher.search(tantivy.Query.boolean_query(clauses), limit).hits
+        return [self.searcher.doc(address)["doc"][0] for _, address in hits]
