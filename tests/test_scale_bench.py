@@ -1,0 +1,131 @@
+"""The scale benchmark: its made corpora (seeded, of real sentences) and `bench/scale.py`
+end to end on a tiny size (its output's shape; no timing is asserted; the reader is
+left out there, its measuring code being `bench/reader.py`'s)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.corpus import corpus_sentences, made_abstracts, read_abstracts, write_paragraph_lists
+from bench.scale import Size, goals, table, typed_prefixes
+from tests.conftest import ROOT, write_list
+
+BENCH = ROOT / "bench" / "scale.py"
+
+SENTENCES_A = ["We study sparse coding.", "Our method, Gecko, is fast!", "Results improve.",
+               "Is it robust?", "We prove a bound.", "Experiments confirm it."]
+SENTENCES_B = ["Graphs are everywhere.", "A kernel helps here.", "The code is public.",
+               "Transformers attend.", "Diffusion models denoise.", "Bayes rules."]
+
+
+def small_corpora(folder: Path) -> Path:
+    """Two lists whose abstracts are three sentences each."""
+    corpora = folder / "corpora"
+    corpora.mkdir()
+    for name, sentences in (("a.txt", SENTENCES_A), ("b.txt", SENTENCES_B)):
+        abstracts = [" ".join(sentences[i:i + 3]) for i in (0, 3)]
+        write_list(corpora, name, f"List {name}\n\n" + "\n\n".join(abstracts) + "\n")
+    return corpora
+
+
+def test_the_sentences_are_the_corpora_s_own(tmp_path: Path) -> None:
+    assert corpus_sentences(small_corpora(tmp_path)) == SENTENCES_A + SENTENCES_B
+
+
+def test_the_same_seed_makes_the_same_corpus(tmp_path: Path) -> None:
+    sentences = corpus_sentences(small_corpora(tmp_path))
+    first = list(made_abstracts(sentences, 40, seed=5))
+    assert first == list(made_abstracts(sentences, 40, seed=5))
+    assert first != list(made_abstracts(sentences, 40, seed=6))
+    # A smaller corpus of the same seed is the start of a larger one (the base size).
+    assert list(made_abstracts(sentences, 15, seed=5)) == first[:15]
+
+
+def test_a_made_abstract_joins_six_to_ten_of_the_sentences(tmp_path: Path) -> None:
+    sentences = corpus_sentences(small_corpora(tmp_path))
+    splitter = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+    counts = set()
+    for abstract in made_abstracts(sentences, 200, seed=1):
+        parts = splitter.split(abstract)
+        assert set(parts) <= set(sentences)
+        counts.add(len(parts))
+    assert counts == set(range(6, 11))
+
+
+def test_the_lists_hold_the_abstracts_in_order(tmp_path: Path) -> None:
+    sentences = corpus_sentences(small_corpora(tmp_path))
+    abstracts = list(made_abstracts(sentences, 25, seed=2))
+    files = write_paragraph_lists(iter(abstracts), tmp_path / "lists", per_list=10)
+    assert [len(list(read_abstracts([f]))) for f in files] == [10, 10, 5]
+    assert list(read_abstracts(files)) == abstracts
+    # Written identically twice: a rerun measures the same files.
+    again = write_paragraph_lists(iter(abstracts), tmp_path / "again", per_list=10)
+    assert [f.read_bytes() for f in files] == [f.read_bytes() for f in again]
+
+
+def test_typed_prefixes_are_every_keystroke() -> None:
+    assert typed_prefixes(["ab c", "x"]) == ["a", "ab", "ab ", "ab c", "x"]
+
+
+def _size(papers: int, scale: float) -> Size:
+    """A measured size with figures `scale` times some made ones."""
+    ms = [scale * x for x in (1.0, 2.0, 3.0, 10.0)]
+    peer = {"build_s": 1.0, "typed": ms, "whole": ms, "disk_mb": None}
+    return Size(papers, build_s=10 * scale, tree_peak_mb=100 * scale, largest_mb=80 * scale,
+                disk_mb=50 * scale, typed=ms, whole=ms, cold=[300.0], bare=[50.0],
+                peers={"FTS5": peer}, keystroke=ms, keystroke_search=ms,
+                startup=(1.0, 1.1, 1.2 * scale, 2.0), reader_mb=90 * scale)
+
+
+def test_the_table_shows_each_measure_at_both_sizes_with_its_growth() -> None:
+    lines = table(_size(100, 1.0), _size(1000, 3.0))
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    assert cells[0] == ["measure", "paperscope 100", "paperscope 1,000", "growth",
+                        "FTS5 100", "FTS5 1,000"]
+    assert all(len(row) == len(cells[0]) for row in cells)
+    rows = {row[0]: row[1:] for row in cells[2:]}
+    assert rows["build, s (papers/s)"][:3] == ["10.0 (10/s)", "30.0 (33/s)", "3.00×"]
+    assert rows["cold `paperscope search kernel`, s (× `python -c pass`)"][:2] == [
+        "0.30 (6.00×)", "0.30 (6.00×)"]
+    assert rows["index on disk, MB"][3:] == ["in memory", "in memory"]
+    typed = next(v for k, v in rows.items() if k.startswith("per query, typed"))
+    assert typed[:3] == ["2.5 / 10.0", "7.5 / 30.0", "3.00×"]
+
+
+def test_the_goals_say_met_or_not_with_the_figures() -> None:
+    out = goals(_size(100, 1.0), _size(1000, 3.0))
+    assert out[0] == "- per query (typed prefixes, median) at 1,000 ≤ 2× at 100: 3.00×: NOT met"
+    assert any(line.endswith("memory of an open reader at 1,000 ≤ 500 MB: 270 MB: met")
+               for line in out)
+    assert all(line.endswith((": met", ": NOT met")) for line in out)
+
+
+def test_the_benchmark_runs_end_to_end_on_a_tiny_size(tmp_path: Path) -> None:
+    workdir = tmp_path / "work"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--size", "300", "--base", "100", "--per-list", "50",
+         "--queries", "1", "--runs", "1", "--repeat", "1", "--no-reader",
+         "--workdir", str(workdir)],
+        cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    table_lines = [line for line in proc.stdout.splitlines() if line.startswith("|")]
+    assert table_lines[0].startswith("| measure | paperscope 100 | paperscope 300 | growth |")
+    assert len(table_lines) == 13  # head, rule, eleven measures
+    assert all(line.count("|") == table_lines[0].count("|") for line in table_lines)
+    assert sum("| not measured | not measured |" in line for line in table_lines) == 5
+    assert len(list((workdir / "lists-300").glob("*.txt"))) == 6
+    assert re.search(r"^- per query .* at 300 ≤ 2× at 100: [\d.]+×: (met|NOT met)$",
+                     proc.stdout, re.M)
+
+
+def test_the_benchmark_refuses_a_workdir_in_the_checkout() -> None:
+    proc = subprocess.run([sys.executable, str(BENCH), "--size", "20", "--base", "10",
+                           "--workdir", str(ROOT / "index" / "scale")],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        f"scale.py: --workdir must be outside the checkout ({ROOT})"]
+    assert not (ROOT / "index" / "scale").exists()
