@@ -97,3 +97,18 @@ def test_the_stand_ins_leave_the_real_modules_to_later_imports() -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           check=True)
     assert proc.stdout.split("\n")[:3] == ["True True True", "True True", "[0] [0]"]
+
+
+def test_only_the_program_leaves_its_objects_to_the_end_of_the_process(tmp_path) -> None:
+    # As the program, main() freezes the heap for the exit (no last collection to walk
+    # it); called with arguments (tests, other programs) it leaves the collector as it
+    # was, so a long-lived caller's memory is still collected.
+    code = ("import gc, sys\nfrom tui.cli import main\n"
+            f"main(['search', 'gecko', '--index-dir', {str(tmp_path)!r}])\n"
+            "print('CALLED', gc.get_freeze_count() == 0, gc.isenabled())\n"
+            f"sys.argv = ['paperscope', 'search', 'gecko', '--index-dir', {str(tmp_path)!r}]\n"
+            "main()\nprint('PROGRAM', gc.get_freeze_count() > 0, gc.isenabled())\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    marks = [line for line in proc.stdout.splitlines() if line.startswith(("CALLED", "PROGRAM"))]
+    assert marks == ["CALLED True True", "PROGRAM True True"]
