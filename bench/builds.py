@@ -134,16 +134,19 @@ def folder_bytes(folder: Path) -> int:
 
 
 def cold_searches(seeds: list[str], index_dir: Path, runs: int, query: str = "kernel",
-                  ) -> tuple[list[float], list[float]]:
+                  cached: bool = True) -> tuple[list[float], list[float]]:
     """(ms of a cold `paperscope search QUERY`, ms of a bare `python -c pass`), `runs`
     each, alternately so that load drifts hit both alike; the index is built first.
 
-    Both run as installed, with Python's bytecode cache on (where the environment turns
-    it off, paperscope's own modules would be compiled at every start, which no
-    installed copy does); the cache is kept beside the index.
+    `cached`: both run as installed, with Python's bytecode cache on (where the
+    environment turns it off, paperscope's own modules would be compiled at every
+    start, which no installed copy does), kept beside the index; otherwise with the
+    environment as it is.
     """
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(index_dir.parent / "pycache")
+    env = dict(os.environ)
+    if cached:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(index_dir.parent / "pycache")
     search = [sys.executable, "-m", "tui", "search", "--seeds", *seeds,
               "--index-dir", str(index_dir), "--limit", "10", query]
     bare = [sys.executable, "-c", "pass"]
