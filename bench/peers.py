@@ -137,7 +137,8 @@ class Tantivy:
         last = words.pop() if prefix and query[-1:].isalnum() else None
         clauses = []
         if words:
-            clauses.append((tantivy.Occur.Should, self.index.parse_query(" ".join(words), ["text"])))
+            words_query = self.index.parse_query(" ".join(words), ["text"])
+            clauses.append((tantivy.Occur.Should, words_query))
         if last is not None:
             clauses.append((tantivy.Occur.Should,
                             tantivy.Query.phrase_prefix_query(self.schema, "text", [last])))
