@@ -91,6 +91,9 @@ def test_the_table_shows_each_measure_at_both_sizes_with_its_growth() -> None:
     assert rows["cold `paperscope search kernel`, s (× `python -c pass`)"][:2] == [
         "0.30 (6.00×)", "0.30 (6.00×)"]
     assert rows["index on disk, MB"][3:] == ["in memory", "in memory"]
+    # A start-up row is a ratio to the minimal app; its growth is that ratio's.
+    assert rows["reader: first frame with rows, × a minimal Textual app"][:3] == [
+        "1.20×", "3.60×", "3.00×"]
     typed = next(v for k, v in rows.items() if k.startswith("per query, typed"))
     assert typed[:3] == ["2.5 / 10.0", "7.5 / 30.0", "3.00×"]
 
