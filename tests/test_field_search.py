@@ -22,7 +22,7 @@ PAPERS = [
      "authors": "Peters, Jonas; Schölkopf, Bernhard", "date": "2019-06-01",
      "venue": "Causal Days"},
     {"title": "Unrelated Graph Paper", "abstract": "We propose GraphX, a method for graphs.",
-     "authors": "Ann Lee and Bo Chen", "year": "2018", "booktitle": "Graph Conference"},
+     "authors": "Ann Lee and Bo Chen and M. Kim", "year": "2018", "booktitle": "Graph Conference"},
     {"title": "Another Kernel Study", "abstract": "Kernels for graphs, studied again.",
      "author": "Chen, Bo", "year": 2020},
 ]
@@ -50,6 +50,14 @@ def test_author_is_accent_folded_and_matched_by_surname(library: Library) -> Non
     assert found(library, "author:peters") == ["Causal Discovery"]
     assert set(found(library, "author:chen")) == {"Unrelated Graph Paper", "Another Kernel Study"}
     assert found(library, "author:nobody") == []
+
+
+def test_initials_are_not_author_terms(library: Library) -> None:
+    # "M. Kim" is found by her surname; the letter "m" alone names nobody, and a word
+    # being typed one letter long must not match every paper with such an initial.
+    assert found(library, "author:kim") == ["Unrelated Graph Paper"]
+    assert found(library, "author:m") == []
+    assert "Unrelated Graph Paper" not in found(library, "m", typing=True)
 
 
 def test_year_and_ranges(library: Library) -> None:

@@ -3,7 +3,9 @@
 Authors are indexed by their words with accents folded away (`author:scholkopf` finds
 Schölkopf) and without stemming (names are not English words). Stop words are left
 out as they are everywhere else: an author term for "and" would make every query with
-"and" in it require an author called And. Years are plain terms of the `year` field;
+"and" in it require an author called And. So are initials ("J." of "J. Smith"): a
+letter names nobody, and as a term it would match most papers of a large library
+whenever a word being typed is one letter long. Years are plain terms of the `year` field;
 `year_order` reads them back to sort by year without loading a paper.
 """
 
@@ -33,10 +35,11 @@ def fold_name(text: str) -> str:
 
 
 def author_terms(authors: Iterable[str]) -> list[str]:
-    """The index terms of a paper's authors: every word of every name, folded."""
+    """The index terms of a paper's authors: every word of every name, folded, but
+    initials and stop words."""
     out = []
     for name in authors:
-        out += [w for w in _WORD.findall(fold_name(name)) if w not in STOP_WORDS]
+        out += [w for w in _WORD.findall(fold_name(name)) if len(w) > 1 and w not in STOP_WORDS]
     return out
 
 
