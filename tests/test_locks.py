@@ -6,6 +6,8 @@ import ast
 import multiprocessing
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,22 +24,30 @@ def _hold(path: str, held, release) -> None:
         release.wait(10)
 
 
-def test_a_lock_held_elsewhere_times_out_and_is_free_once_released(tmp_path: Path) -> None:
-    path = tmp_path / "x.lock"
+@contextmanager
+def held_elsewhere(path: Path, hold: Callable[..., None]) -> Iterator[None]:
+    """While inside, another process holds the lock at `path` (taken by `hold`); it
+    ends on the way out."""
     ctx = multiprocessing.get_context("fork")
     held, release = ctx.Event(), ctx.Event()
-    holder = ctx.Process(target=_hold, args=(str(path), held, release))
+    holder = ctx.Process(target=hold, args=(str(path), held, release))
     holder.start()
     try:
         assert held.wait(10)
+        yield
+    finally:
+        release.set()
+        holder.join(10)
+
+
+def test_a_lock_held_elsewhere_times_out_and_is_free_once_released(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    with held_elsewhere(path, _hold):
         started = time.monotonic()
         with pytest.raises(LockTimeout, match="busy here"):
             with exclusive_lock(path, 0.2, busy="busy here"):
                 pass
         assert time.monotonic() - started >= 0.2
-    finally:
-        release.set()
-        holder.join(10)
     with exclusive_lock(path, 1.0):  # released when the holder closed it
         pass
 
@@ -62,18 +72,10 @@ def _hold_alive(path: str, held, release) -> None:
 def test_a_lock_held_while_alive_is_seen_by_others_until_its_process_ends(tmp_path: Path) -> None:
     path = tmp_path / "session.lock"
     assert not held_by_another(path)  # no lock file at all
-    ctx = multiprocessing.get_context("fork")
-    held, release = ctx.Event(), ctx.Event()
-    holder = ctx.Process(target=_hold_alive, args=(str(path), held, release))
-    holder.start()
-    try:
-        assert held.wait(10)
+    with held_elsewhere(path, _hold_alive):
         assert held_by_another(path)
         with pytest.raises(BlockingIOError):
             hold_while_alive(path)
-    finally:
-        release.set()
-        holder.join(10)
     assert not held_by_another(path)  # it ended without unlocking: the lock went with it
     fd = hold_while_alive(path)
     assert fd is not None
