@@ -90,3 +90,24 @@ def test_match_spans_are_the_words_whose_term_is_asked_for(text: str, terms: set
         if term in terms and (not expected or expected[-1] != (start, end)):
             expected.append((start, end))
     assert match_spans(text, terms) == expected
+
+
+# Titles as they come: printable ASCII words and punctuation, with the characters the
+# renderer reacts to mixed in often enough to be found.
+TITLE_TEXT = st.lists(
+    st.one_of(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e),
+                      max_size=12),
+              st.sampled_from(["--", "...", "'", '"', "``", "''", "\\&", "$x$", "http://a.b",
+                               "www.x", "~", "<b>", "*a*", "_a_", "{A}", ". .", ":", "-"])),
+    max_size=12).map(" ".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(title=TITLE_TEXT)
+def test_a_title_left_unrendered_is_what_the_renderer_would_give(title: str) -> None:
+    from tui.core.lists.records import _RENDERED, clean_line, display_title
+    from tui.core.render.text import render
+
+    title = clean_line(title)
+    if title and not _RENDERED.search(title):
+        assert display_title(title) == clean_line(render(title).text)

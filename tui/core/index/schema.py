@@ -61,6 +61,7 @@ def document(paper: Paper, text: str) -> dict[str, object]:
     # Imported here: only builds need it, and searching must not pay for the renderer.
     from tui.core.index.aliases import math_aliases
 
+    title = terms(paper.title)
     return {
         "id": paper.id,
         "file": paper.file,
@@ -69,12 +70,12 @@ def document(paper: Paper, text: str) -> dict[str, object]:
         "_stored_list": paper.list_title,
         "name": terms(paper.name),
         "_stored_name": paper.name,
-        "title": terms(paper.title),
+        "title": title,
         "_stored_title": paper.title,
         "text": terms(text),
         "alias": terms(math_aliases(paper.raw)),
         "raw": paper.raw,
-        "heading": terms(paper.title) if paper.titled else [],
+        "heading": title if paper.titled else [],
         "author": author_terms(paper.authors),
         "year": [str(paper.year)] if paper.year else [],
         "venue": terms(paper.venue or paper.list_title),

@@ -24,8 +24,12 @@ def paper_id(raw: str) -> str:
     return hashlib.blake2b(normal.encode("utf-8"), digest_size=6).hexdigest()
 
 
-def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
-    """Derive a Paper's id, name and title from one abstract."""
+def make_paper(raw: str, list_title: str, file: str, position: int,
+               title: str = "") -> Paper:
+    """Derive a Paper's id, name and title from one abstract.
+
+    A record that carries its own `title` keeps it, and no title is derived.
+    """
     from tui.core.naming.derive import derive_name, derive_title
 
     text = rendered_text(raw)
@@ -36,6 +40,6 @@ def make_paper(raw: str, list_title: str, file: str, position: int) -> Paper:
         file=file,
         position=position,
         name=name,
-        title=derive_title(text, name),
+        title=title or derive_title(text, name),
         raw=raw,
     )

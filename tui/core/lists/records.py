@@ -38,10 +38,16 @@ def source_paper_id(source: str) -> str:
                            digest_size=6).hexdigest()
 
 
+# What the renderer can change: anything beyond printable ASCII, the characters its
+# LaTeX, math and Markdown start with, dashes and bare links. A title without any of
+# them (most titles) is shown as it is, without the renderer's cost.
+_RENDERED = re.compile(r"[^\x20-\x7e]|[\\$*`{}\[\]~<>^_'\"&%#|]|--|https?:|www\.")
+
+
 def display_title(title: str) -> str:
     """A title as shown: math and LaTeX rendered the way abstracts are."""
-    if not title:
-        return ""
+    if not title or not _RENDERED.search(title):
+        return title
     from tui.core.render.text import render  # rendering is paid only by structured lists
 
     return clean_line(render(title).text)
@@ -56,7 +62,7 @@ def make_record_paper(fields: Fields, list_title: str, file: str, position: int,
     if not raw and not title:
         return None
     if raw:
-        paper = make_paper(raw, list_title, file, position)
+        paper = make_paper(raw, list_title, file, position, title)
     else:
         source = clean_line(fields.source_id) or title
         paper = Paper(id=source_paper_id(source), list_title=list_title, file=file,
@@ -65,15 +71,20 @@ def make_record_paper(fields: Fields, list_title: str, file: str, position: int,
         paper,
         title=title or paper.title,
         titled=bool(title),
-        authors=tuple(clean_line(a) for a in fields.authors if clean_line(a)),
+        authors=_clean_all(fields.authors),
         year=fields.year,
         venue=clean_line(fields.venue),
         link=clean_line(fields.link),
         doi=clean_line(fields.doi),
         source_id=clean_line(fields.source_id),
-        keywords=tuple(clean_line(k) for k in fields.keywords if clean_line(k)),
+        keywords=_clean_all(fields.keywords),
         bibkey=bibkey,
     )
+
+
+def _clean_all(values) -> tuple[str, ...]:
+    """Each value cleaned once, the empty ones dropped."""
+    return tuple(v for v in map(clean_line, values) if v)
 
 
 @dataclass
