@@ -9,7 +9,7 @@ from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage
 
 from tui.core.index.builder import _add_prepared, _documents as list_documents
-from tui.core.index.postings import Postings
+from tui.core.index.postings import SPILL_AFTER, Postings
 from tui.core.index.schema import SCORED_FIELDS, document, make_schema
 from tui.core.lists.paragraphs import make_paper
 from tui.core.lists.parts import Part
@@ -36,12 +36,13 @@ def _documents() -> list[dict[str, object]]:
     return docs
 
 
-def _segment_bytes(folder: Path, through_pool: bool) -> dict[str, bytes]:
+def _segment_bytes(folder: Path, through_pool: bool,
+                   spill_after: int = SPILL_AFTER) -> dict[str, bytes]:
     """Build one segment of the documents; its files by extension."""
     folder.mkdir()
     ix = FileStorage(str(folder)).create_index(make_schema())
     writer = ix.writer(compound=False, codec=W3Codec(blocklimit=4, compression=0))
-    postings = Postings()
+    postings = Postings(spill_after=spill_after, spill_dir=str(folder))
     lengths = {name: array("I") for name in SCORED_FIELDS}
     for doc in _documents():
         _add_prepared(writer, doc, postings)
@@ -49,12 +50,10 @@ def _segment_bytes(folder: Path, through_pool: bool) -> dict[str, bytes]:
             column.append(len(doc[name]))
     if through_pool:
         # The reference: every posting through Whoosh's pool, sort and codec calls.
-        for name, table in postings.fields.items():
-            for term, items in table.items():
-                tbytes = term.encode("utf-8") if isinstance(term, str) else term
-                for docnum, weight, value in items:
-                    writer.pool.add((name, tbytes, docnum, weight, value))
-        postings.fields.clear()
+        for name, tbytes, items in postings.records():
+            for docnum, weight, value in items:
+                writer.pool.add((name, tbytes, docnum, weight, value))
+        postings.discard()
     else:
         postings.write(writer.fieldwriter, writer.schema, lengths)
     writer.commit()
@@ -81,3 +80,33 @@ def test_terms_spanning_several_blocks_are_searchable(tmp_path: Path) -> None:
         assert model == sorted(model)
         assert len(list(searcher.postings("text", "zeta").all_ids())) == 3
         assert searcher.doc_frequency("text", "ébène") == 2
+
+
+def test_postings_spilled_to_runs_write_the_same_bytes(tmp_path: Path) -> None:
+    # A bound this low spills every few documents: many runs, terms spread over them.
+    spilled = _segment_bytes(tmp_path / "spilled", through_pool=False, spill_after=400)
+    reference = _segment_bytes(tmp_path / "reference", through_pool=True)
+    assert set(spilled) == set(reference)
+    for ext in sorted(reference):
+        assert spilled[ext] == reference[ext], ext
+    assert not list((tmp_path / "spilled").glob("postings-*.run"))
+
+
+def test_spilling_keeps_memory_bounded(tmp_path: Path) -> None:
+    postings = Postings(spill_after=8_000, spill_dir=str(tmp_path))
+    most = 0
+    for docnum, doc in enumerate(_documents()):
+        postings.add_terms("text", docnum, doc["text"])
+        most = max(most, postings.held)
+        assert postings.held <= 8_000
+    runs = list(tmp_path.glob("postings-*.run"))
+    assert len(runs) >= 3
+    assert most > 4_000  # the bound, not an empty table, is what kept it down
+    records = list(postings.records())
+    terms = [term for _, term, _ in records]
+    assert terms == sorted(set(terms))
+    for _, _, items in records:
+        docnums = [d for d, _, _ in items]
+        assert docnums == sorted(set(docnums))
+    postings.discard()
+    assert not list(tmp_path.glob("postings-*.run"))

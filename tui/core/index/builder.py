@@ -22,13 +22,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from pickle import dumps
 
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import Storage
-from whoosh.system import pack_uint
 
 from tui.core.index.analysis import words
 from tui.core.index.postings import Postings
@@ -112,39 +109,16 @@ def _add_prepared(writer, doc: dict[str, object], postings: Postings) -> None:
         field, value = schema[name], doc[name]
         length = 0
         if field.indexed and isinstance(value, list):
-            # No table for an empty field: Whoosh writes no field it has no postings of.
-            table = postings.table(name) if value else {}
-            positions: defaultdict[str, list[int]] = defaultdict(list)
-            for pos, term in enumerate(value):
-                positions[term].append(pos)
-            for term, found in positions.items():
-                table[term].append((docnum, float(len(found)), _encode_positions(found)))
+            postings.add_terms(name, docnum, value)
             length = len(value)
         elif field.indexed:
-            table = postings.table(name)
-            for tbytes, _, weight, vbytes in field.index(value):
-                table[tbytes].append((docnum, weight, vbytes))
+            postings.add_encoded(name, docnum, ((tbytes, weight, vbytes)
+                                                for tbytes, _, weight, vbytes in field.index(value)))
         stored = doc.get(f"_stored_{name}", value)
         perdoc.add_field(name, field, stored if field.stored else None, length)
     perdoc.finish_doc()
     mark_added(writer)
     writer.docnum += 1
-
-
-@lru_cache(maxsize=4096)
-def _single_position(pos: int) -> bytes:
-    return pack_uint(1) + dumps([pos], 2)
-
-
-def _encode_positions(found: list[int]) -> bytes:
-    """Whoosh's Positions encoding (count, then pickled deltas), byte for byte."""
-    if len(found) == 1:
-        return _single_position(found[0])
-    deltas, base = [], 0
-    for pos in found:
-        deltas.append(pos - base)
-        base = pos
-    return pack_uint(len(deltas)) + dumps(deltas, 2)
 
 
 @dataclass
@@ -169,25 +143,32 @@ class _Written:
         self.text_df.update(other.text_df)
 
 
-def _write_segment(writer, files: list[Part], progress=None) -> _Written:
-    """Parse `files` (whole lists or parts of them) and add their papers to `writer`."""
+def _write_segment(writer, files: list[Part], spill_dir: str | None,
+                   progress=None) -> _Written:
+    """Parse `files` (whole lists or parts of them) and add their papers to `writer`.
+
+    Postings past a bound are spilled to run files in `spill_dir` (the system's
+    temporary folder when None), so memory does not grow with the lists.
+    """
     lists, vocab = [], set()
     lengths = {name: array("I") for name in SCORED_FIELDS}
     name_keys: list[str] = []
-    postings = Postings()
-    for path in files:
-        summary: dict[str, object] = {}
-        for doc in _documents(path, summary, vocab):
-            _add_prepared(writer, doc, postings)
-            name_keys.append(name_key(str(doc["_stored_name"]), str(doc["_stored_title"])))
-            for name, column in lengths.items():
-                column.append(len(doc[name]))
-        lists.append(summary)
-        if progress:
-            progress(1)
-    text_df = Counter({term: len(found) for term, found in postings.table("text").items()})
-    # Whoosh's own flush then finds its posting pool empty and only closes the files.
-    postings.write(writer.fieldwriter, writer.schema, lengths)
+    postings = Postings(spill_dir=spill_dir)
+    try:
+        for path in files:
+            summary: dict[str, object] = {}
+            for doc in _documents(path, summary, vocab):
+                _add_prepared(writer, doc, postings)
+                name_keys.append(name_key(str(doc["_stored_name"]), str(doc["_stored_title"])))
+                for name, column in lengths.items():
+                    column.append(len(doc[name]))
+            lists.append(summary)
+            if progress:
+                progress(1)
+        # Whoosh's own flush then finds its posting pool empty and only closes the files.
+        text_df = postings.write(writer.fieldwriter, writer.schema, lengths)
+    finally:
+        postings.discard()
     return _Written(lists, vocab, lengths, text_df, name_keys)
 
 
@@ -202,7 +183,7 @@ def _segment_task(folder: str, files: list[Part], limitmb: int):
     # The parent holds the index lock and commits every worker's segment at once.
     writer = unlocked_segment_writer(ix, limitmb=limitmb, compound=False, codec=make_codec())
     try:
-        written = _write_segment(writer, files)
+        written = _write_segment(writer, files, folder)
         segment = finish_segment(writer)
     except BaseException:
         writer.cancel()
@@ -252,7 +233,7 @@ def build_into(storage: Storage, files: list[Path],
                     advance(len(run))
             commit_segments(writer, segments)
         else:
-            written = _write_segment(writer, parts, advance)
+            written = _write_segment(writer, parts, getattr(storage, "folder", None), advance)
             writer.commit()
     except BaseException:
         writer.cancel()

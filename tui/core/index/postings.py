@@ -1,72 +1,259 @@
-"""A segment's postings, collected per field and term, then written a block at a time.
+"""A segment's postings, collected compactly per field and term, spilled to disk in
+sorted runs past a bound, then merged and written a block at a time.
 
 Whoosh's writer puts every posting into a pool as one tuple, sorts the whole pool when
 the segment is written, and hands the codec one posting at a time. The builder adds
 papers in docnum order, so each term's postings arrive already sorted: collecting them
 per field and term makes the sort unnecessary, and the codec's postings writer can be
-given whole blocks. The bytes written are exactly those Whoosh's own writer would
-write (a test compares the two).
+given whole blocks.
+
+A positional posting is held as machine integers in one array per term (docnum,
+count, then the positions), about 14 bytes where a tuple of Python objects took about
+a hundred; its Whoosh encoding is made only when it is written. Past `spill_after`
+integers held, the tables are written to a run file in term order and emptied, so a
+build's memory is bounded whatever the size of the lists. `write` merges the runs with
+what is still held, term by term: runs are made in docnum order, so a term's postings
+from each run follow one another. The bytes written are exactly those Whoosh's own
+writer would write, spilled or not (a test compares them).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+import heapq
+import os
+import pickle
+import tempfile
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from itertools import groupby
 
 from whoosh.codec.whoosh3 import W3FieldWriter
 from whoosh.fields import Schema
+from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from tui.core.whoosh_compat import block_limit, block_writer, fill_block, write_block
 
+SPILL_AFTER = 12_000_000
+"""Integers held (about 4 bytes each, plus each term's own array) before a spill."""
+_TERM_COST = 16
+"""What a term's own array and table entry cost, counted in integers."""
+_ITEM_COST = 8
+"""What one encoded (docnum, weight, value) posting costs, counted in integers."""
+
+Posting = tuple[int, float, bytes]
+"""(docnum, weight, value bytes): one posting as Whoosh's codec takes it."""
+
 
 class Postings:
-    """Postings of one segment: field → term → [(docnum, weight, value bytes), ...]."""
+    """The postings of one segment, added a document at a time in docnum order."""
 
-    def __init__(self) -> None:
-        self.fields: dict[str, defaultdict[str | bytes, list[tuple[int, float, bytes]]]] = {}
+    def __init__(self, spill_after: int = SPILL_AFTER, spill_dir: str | None = None) -> None:
+        self._positional: dict[str, dict[str, array]] = {}
+        """field → term → array of (docnum, count, position × count) runs."""
+        self._encoded: dict[str, dict[bytes, list[Posting]]] = {}
+        """field → term bytes → postings, for fields Whoosh encodes itself (ID, NUMERIC)."""
+        self._spill_after = spill_after
+        self._spill_dir = spill_dir
+        self._runs: list[str] = []
+        self.held = 0
+        """Integers held in memory now (see `_TERM_COST`, `_ITEM_COST`)."""
 
-    def table(self, fieldname: str) -> defaultdict[str | bytes, list[tuple[int, float, bytes]]]:
-        """The term table of `fieldname`, whose keys are str terms or bytes terms.
+    def add_terms(self, fieldname: str, docnum: int, terms: Sequence[str]) -> None:
+        """Add one document's analysed `terms` of `fieldname`, positions in list order."""
+        if not terms:
+            return  # Whoosh writes no field it has no postings of.
+        table = self._positional.get(fieldname)
+        if table is None:
+            table = self._positional[fieldname] = {}
+        positions: dict[str, list[int]] = {}
+        for pos, term in enumerate(terms):
+            found = positions.get(term)
+            if found is None:
+                positions[term] = [pos]
+            else:
+                found.append(pos)
+        held = 0
+        for term, found in positions.items():
+            packed = table.get(term)
+            if packed is None:
+                packed = table[term] = array("I")
+                held += _TERM_COST
+            packed.append(docnum)
+            packed.append(len(found))
+            packed.extend(found)
+            held += 2 + len(found)
+        self._count(held)
 
-        Text terms may stay str: UTF-8 keeps code point order, so str keys sort as
-        their bytes do.
-        """
-        found = self.fields.get(fieldname)
-        if found is None:
-            found = self.fields[fieldname] = defaultdict(list)
-        return found
+    def add_encoded(self, fieldname: str, docnum: int,
+                    items: Iterable[tuple[bytes, float, bytes]]) -> None:
+        """Add one document's (term bytes, weight, value bytes) postings of `fieldname`."""
+        table = self._encoded.get(fieldname)
+        if table is None:
+            table = self._encoded[fieldname] = {}
+        held = 0
+        for tbytes, weight, vbytes in items:
+            found = table.get(tbytes)
+            if found is None:
+                found = table[tbytes] = []
+                held += _TERM_COST
+            found.append((docnum, weight, vbytes))
+            held += _ITEM_COST
+        self._count(held)
+
+    def _count(self, held: int) -> None:
+        self.held += held
+        if self.held > self._spill_after:
+            self._spill()
+
+    def _held_records(self) -> list[tuple[str, bytes, bool, object]]:
+        """What is held, as (field, term bytes, positional?, payload), in term order."""
+        out: list[tuple[str, bytes, bool, object]] = []
+        for name, table in self._positional.items():
+            # UTF-8 keeps code point order, so str terms sort as their bytes do.
+            out += ((name, term.encode("utf-8"), True, table[term]) for term in sorted(table))
+        for name, encoded in self._encoded.items():
+            out += ((name, term, False, encoded[term]) for term in sorted(encoded))
+        out.sort(key=_record_key)
+        return out
+
+    def _spill(self) -> None:
+        """Write everything held to a new run file, in term order, and let it go."""
+        handle, path = tempfile.mkstemp(prefix="postings-", suffix=".run", dir=self._spill_dir)
+        self._runs.append(path)
+        with os.fdopen(handle, "wb") as out:
+            pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+            for name, term, positional, payload in self._held_records():
+                if positional:
+                    payload = payload.tobytes()
+                pickler.dump((name, term, positional, payload))
+                pickler.clear_memo()
+        self._positional.clear()
+        self._encoded.clear()
+        self.held = 0
+
+    def _merged(self) -> Iterator[tuple[str, bytes, list[tuple[bool, object]]]]:
+        """(field, term bytes, its payloads in docnum order), fields and terms in order."""
+        sources = [_read_run(path) for path in self._runs] + [iter(self._held_records())]
+        # Ties go to the earlier source: the earlier run, so docnums stay in order.
+        merged = heapq.merge(*sources, key=_record_key)
+        for (name, term), group in groupby(merged, key=_record_key):
+            yield name, term, [(positional, payload) for _, _, positional, payload in group]
+
+    def records(self) -> Iterator[tuple[str, bytes, list[Posting]]]:
+        """Every (field, term bytes, postings), fields and terms in order."""
+        for name, term, payloads in self._merged():
+            yield name, term, _postings(payloads)
 
     def write(self, fieldwriter: W3FieldWriter, schema: Schema,
-              lengths: Mapping[str, Sequence[int]]) -> None:
-        """Write every posting list through `fieldwriter`, fields and terms in order.
+              lengths: Mapping[str, Sequence[int]], count_field: str = "text") -> Counter[str]:
+        """Write every posting list through `fieldwriter`, fields and terms in order;
+        returns each `count_field` term's document frequency.
 
         `lengths` holds each scored field's length per docnum; Whoosh records the
-        shortest and longest (as its one-byte approximation) in every block.
+        shortest and longest (as its one-byte approximation) in every block. The run
+        files are deleted afterwards.
         """
-        for name in sorted(self.fields):
-            table = self.fields[name]
-            fieldwriter.start_field(name, schema[name])
-            postwriter = block_writer(fieldwriter)
-            limit = block_limit(postwriter)
-            column = lengths.get(name)
-            if column is not None:
-                # What the per-document reader gives back: each length's one-byte
-                # approximation.
-                column = [byte_to_length(length_to_byte(n)) for n in column]
-            for term in sorted(table):
-                fieldwriter.start_term(term.encode("utf-8") if isinstance(term, str) else term)
-                items = table[term]
-                for begin in range(0, len(items), limit):
-                    _fill_block(postwriter, items[begin:begin + limit], column)
-                    if begin + limit < len(items):
+        counts: Counter[str] = Counter()
+        try:
+            current = None
+            postwriter = limit = column = None
+            for name, term, postings in self.records():
+                if name != current:
+                    if current is not None:
+                        fieldwriter.finish_field()
+                    current = name
+                    fieldwriter.start_field(name, schema[name])
+                    postwriter = block_writer(fieldwriter)
+                    limit = block_limit(postwriter)
+                    column = lengths.get(name)
+                    if column is not None:
+                        # What the per-document reader gives back: each length's
+                        # one-byte approximation.
+                        column = [byte_to_length(length_to_byte(n)) for n in column]
+                if name == count_field:
+                    counts[term.decode("utf-8")] = len(postings)
+                fieldwriter.start_term(term)
+                for begin in range(0, len(postings), limit):
+                    _fill_block(postwriter, postings[begin:begin + limit], column)
+                    if begin + limit < len(postings):
                         write_block(postwriter)
                 fieldwriter.finish_term()
-            fieldwriter.finish_field()
+            if current is not None:
+                fieldwriter.finish_field()
+        finally:
+            self.discard()
+        return counts
+
+    def discard(self) -> None:
+        """Forget what is held and delete the run files."""
+        self._positional.clear()
+        self._encoded.clear()
+        self.held = 0
+        for path in self._runs:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+        self._runs.clear()
 
 
-def _fill_block(postwriter, chunk: list[tuple[int, float, bytes]],
-                column: Sequence[int] | None) -> None:
+def _record_key(record: tuple) -> tuple[str, bytes]:
+    return record[0], record[1]
+
+
+def _read_run(path: str) -> Iterator[tuple[str, bytes, bool, object]]:
+    """The records of one run file, in the order they were written."""
+    with open(path, "rb") as handle:
+        unpickler = pickle.Unpickler(handle)
+        while True:
+            try:
+                name, term, positional, payload = unpickler.load()
+            except EOFError:
+                return
+            if positional:
+                packed = array("I")
+                packed.frombytes(payload)
+                payload = packed
+            yield name, term, positional, payload
+
+
+def _postings(payloads: list[tuple[bool, object]]) -> list[Posting]:
+    """One term's postings, unpacked from its payloads (in docnum order)."""
+    out: list[Posting] = []
+    for positional, payload in payloads:
+        if not positional:
+            out += payload
+            continue
+        i, end = 0, len(payload)
+        while i < end:
+            count = payload[i + 1]
+            start = i + 2
+            out.append((payload[i], float(count),
+                        _encode_positions(payload[start:start + count])))
+            i = start + count
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _single_position(pos: int) -> bytes:
+    return pack_uint(1) + pickle.dumps([pos], 2)
+
+
+def _encode_positions(found: Sequence[int]) -> bytes:
+    """Whoosh's Positions encoding (count, then pickled deltas), byte for byte."""
+    if len(found) == 1:
+        return _single_position(found[0])
+    deltas, base = [], 0
+    for pos in found:
+        deltas.append(pos - base)
+        base = pos
+    return pack_uint(len(deltas)) + pickle.dumps(deltas, 2)
+
+
+def _fill_block(postwriter, chunk: list[Posting], column: Sequence[int] | None) -> None:
     """Load one block's postings into Whoosh's postings writer, as `add_posting` would."""
     ids, weights, values = zip(*chunk)
     lengths: tuple[int | None, int] = (None, 0)
