@@ -124,12 +124,13 @@ class Postings:
         handle, path = tempfile.mkstemp(prefix="postings-", suffix=".run", dir=self._spill_dir)
         self._runs.append(path)
         with os.fdopen(handle, "wb") as out:
-            pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+            # One pickle per record, read back one at a time (a Pickler's memo would
+            # hold every record, and clearing it per record costs more than pickling).
+            dumps, protocol = pickle.dumps, pickle.HIGHEST_PROTOCOL
             for name, term, positional, payload in self._held_records():
                 if positional:
                     payload = payload.tobytes()
-                pickler.dump((name, term, positional, payload))
-                pickler.clear_memo()
+                out.write(dumps((name, term, positional, payload), protocol))
         self._positional.clear()
         self._encoded.clear()
         self.held = 0
