@@ -329,3 +329,20 @@ def test_in_memory_builds_keep_their_temporary_files_apart(tmp_path) -> None:
     assert a.file_exists("x.ctmp")          # the other build's files are untouched
     first.remove_temp_folders()
     assert not Path(a.folder).exists() and not Path(b.folder).exists()
+
+
+def test_the_norms_read_at_search_are_those_of_each_papers_own_length(
+        seeds: Path, tmp_path: Path) -> None:
+    """The builder writes BM25's length norms; the scorer must get each paper's own."""
+    from array import array
+
+    from tui.core.index.analysis import terms
+    from tui.core.index.norms import norms_for
+    from tui.core.render.plain import rendered_text
+
+    write_list(seeds, "b.txt", "Other List\n\n" + "We count many many words here. " * 9 + "\n")
+    with open_at(seeds, tmp_path / "ix") as lib:
+        stored = [lib.searcher.stored_fields(d) for d in range(len(lib))]
+        lengths = array("I", [len(terms(rendered_text(s["raw"]))) for s in stored])
+        assert len(set(lengths)) == 3  # three lengths, so a mix-up of papers shows
+        assert list(lib.scorer.norms["text"]) == list(norms_for(lengths))

@@ -76,7 +76,7 @@ def open_at(root: Path):
 FILES = {
     "postings": "*.pst", "terms": "*.trm", "stored fields": "*._stored.col",
     "toc": "_MAIN_*.toc", "metadata": "paperscope.json", "prefix table": "prefixes.json",
-    "vocabulary": "words.json", "text lengths": "lengths-text.bin",
+    "vocabulary": "words.json", "text norms": "norms-text.bin",
     "whoosh lengths": "*._text_len.col",
 }
 

@@ -7,8 +7,8 @@ order (files in order, papers by position), which is what an empty query shows.
 
 Next to the index the builder writes small side files (see `sidefiles`):
 `prefixes.json` (for each 1–3 letter prefix, the indexed terms it most often starts),
-`words.json` (the unstemmed vocabulary, for "did you mean"), each scored field's
-lengths, and `order-name.bin` (docnums in name order, so that sorting by name loads
+`words.json` (the unstemmed vocabulary, for "did you mean"), each scored field's BM25
+length norms, and `order-name.bin` (docnums in name order, so that sorting by name loads
 no paper).
 """
 
@@ -30,8 +30,10 @@ from whoosh.filedb.filestore import Storage
 from tui.core.index.analysis import words
 from tui.core.index.postings import Postings
 from tui.core.index.schema import SCORED_FIELDS, document, make_schema
+from tui.core.index.norms import norms_for
 from tui.core.index.sidefiles import (
-    LENGTHS_FILE, NAME_ORDER_FILE, PREFIX_FANOUT, PREFIX_FILE, SHORT_PREFIX, WORDS_FILE,
+    NAME_ORDER_FILE, NORMS_FILE, PREFIX_FANOUT, PREFIX_FILE, PREFIX_SCAN, SHORT_PREFIX,
+    WORDS_FILE,
     name_key,
 )
 from tui.core.lists.parts import Part, merge_summaries, split_parts
@@ -243,7 +245,7 @@ def build_into(storage: Storage, files: list[Path],
     _write_json(storage, PREFIX_FILE, _prefix_table(written.text_df))
     _write_json(storage, WORDS_FILE, sorted(w for w in written.vocab if w.isalpha()))
     for name, column in written.lengths.items():
-        _write_bytes(storage, LENGTHS_FILE.format(name), column.tobytes())
+        _write_bytes(storage, NORMS_FILE.format(name), norms_for(column).tobytes())
     keys = written.name_keys
     order = array("I", sorted(range(len(keys)), key=lambda d: (keys[d], d)))
     _write_bytes(storage, NAME_ORDER_FILE, order.tobytes())
@@ -251,11 +253,19 @@ def build_into(storage: Storage, files: list[Path],
 
 
 def _prefix_table(text_df: Counter[str]) -> dict[str, list[str]]:
-    """For every 1..SHORT_PREFIX letter prefix, its most frequent `text` terms."""
+    """Prefix → its `PREFIX_FANOUT` most frequent `text` terms, for every prefix of up
+    to SHORT_PREFIX letters and every longer one that starts over PREFIX_SCAN terms."""
+    starts: Counter[str] = Counter()
+    for term in text_df:
+        starts.update(term[:n] for n in range(SHORT_PREFIX + 1, len(term) + 1))
     best: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for term, df in text_df.items():
-        for n in range(1, min(SHORT_PREFIX, len(term)) + 1):
-            best[term[:n]].append((df, term))
+        for n in range(1, len(term) + 1):
+            prefix = term[:n]
+            if n <= SHORT_PREFIX or starts[prefix] > PREFIX_SCAN:
+                best[prefix].append((df, term))
+            else:
+                break  # a longer prefix starts no more terms than this one
     return {
         prefix: [t for _, t in sorted(cands, key=lambda c: (-c[0], c[1]))[:PREFIX_FANOUT]]
         for prefix, cands in sorted(best.items())

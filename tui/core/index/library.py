@@ -24,10 +24,10 @@ from whoosh.query import Term
 
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
-from tui.core.index.scorer import PostingCache, Scorer, norms_for
+from tui.core.index.scorer import PostingCache, Scorer
 from tui.core.index.sidefiles import (
-    LENGTHS_FILE, NAME_ORDER_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
-    parse_lengths, side_files,
+    NAME_ORDER_FILE, NORMS_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
+    parse_norms, parse_order, side_files,
 )
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper, from_extras
@@ -278,7 +278,8 @@ class Library:
 
     @cached_property
     def prefix_table(self) -> dict[str, list[str]]:
-        """Short prefix → its most frequent indexed terms (built with the index)."""
+        """Prefix → its most frequent indexed terms (built with the index; see
+        `sidefiles.PREFIX_SCAN` for which prefixes have a row)."""
         table = self._side_file(parse_json, PREFIX_FILE)
         return table if isinstance(table, dict) else {}
 
@@ -292,7 +293,7 @@ class Library:
     def name_order(self) -> Sequence[int]:
         """Every docnum, ordered by name (or title) and then docnum: written with the
         index, so that sorting by name reads no paper."""
-        order = self._side_file(parse_lengths, NAME_ORDER_FILE)
+        order = self._side_file(parse_order, NAME_ORDER_FILE)
         if order is None or len(order) != len(self):  # do without: read every paper
             papers = self.papers()
             return sorted(range(len(papers)),
@@ -350,9 +351,9 @@ class Library:
         """The BM25 scorer over this library's index, with its posting cache."""
         norms = {}
         for name in SCORED_FIELDS:
-            lengths = self._side_file(parse_lengths, LENGTHS_FILE.format(name))
-            if lengths is not None and len(lengths) == len(self):
-                norms[name] = norms_for(lengths)
+            found = self._side_file(parse_norms, NORMS_FILE.format(name))
+            if found is not None and len(found) == len(self):
+                norms[name] = found
         return Scorer(self.searcher, norms, PostingCache(self.searcher.reader()),
                       lambda q: sorted(q.docs(self.searcher)))
 

@@ -21,10 +21,9 @@ from collections.abc import Callable
 
 from whoosh import query as wq
 
+from tui.core.index.norms import K1
 from tui.core.whoosh_compat import posting_blocks
 
-K1 = 1.2
-B = 0.75
 _BISECT_RATIO = 16
 """Look candidates up by bisection when the list is this many times longer."""
 
@@ -88,6 +87,11 @@ class Scorer:
         self._docs = fallback_docs
         self._count = self._reader.doc_count_all()
         self._df: dict[tuple[str, str], int] = {}
+
+    @property
+    def norms(self) -> dict[str, array]:
+        """Each scored field's BM25 length norm per docnum (see `norms.norms_for`)."""
+        return self._norms
 
     def doc_frequency(self, fieldname: str, text: str) -> int:
         """How many documents have the term (remembered: each lookup seeks on disk)."""
@@ -215,12 +219,3 @@ def _plain_terms(q: wq.Query) -> list[tuple[str, str]]:
     for fieldname, text in q.iter_all_terms():
         out.append((fieldname, text.decode("utf-8") if isinstance(text, bytes) else text))
     return out
-
-
-def norms_for(lengths: array, k1: float = K1, b: float = B) -> array:
-    """Per-document BM25 length normalisation: k1 × (1 − b + b × length / average)."""
-    if not lengths:
-        return array("f")
-    average = (sum(lengths) / len(lengths)) or 1.0
-    base, per_word = k1 * (1.0 - b), k1 * b / average
-    return array("f", [base + per_word * n for n in lengths])

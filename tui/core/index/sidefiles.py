@@ -1,8 +1,9 @@
 """Small files the builder writes next to the Whoosh index, and how to read them back.
 
 They hold what makes typing fast and ranking cheap to start: the prefix table, the
-vocabulary for spelling suggestions, each field's document lengths, and the papers'
-order by name.
+vocabulary for spelling suggestions, each field's BM25 length norms (computed once,
+when the index is built, so that the first search reads them instead of computing one
+per paper), and the papers' order by name.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ from array import array
 
 PREFIX_FILE = "prefixes.json"
 WORDS_FILE = "words.json"
-LENGTHS_FILE = "lengths-{}.bin"
+NORMS_FILE = "norms-{}.bin"
 NAME_ORDER_FILE = "order-name.bin"
 SHORT_PREFIX = 3
-"""Prefixes up to this length are looked up in the prefix table."""
+"""Every prefix up to this length has a row in the prefix table."""
+PREFIX_SCAN = 256
+"""A longer prefix that starts more terms than this has a row too; any other is
+expanded by reading its terms from the index, so that a typed prefix never reads more
+than this many terms, however large the vocabulary."""
 PREFIX_FANOUT = 8
 """How many terms a typed prefix expands to, most frequent first."""
 
@@ -23,7 +28,7 @@ PREFIX_FANOUT = 8
 def side_files(fieldnames: tuple[str, ...]) -> tuple[str, ...]:
     """The names of every side file of an index whose scored fields are `fieldnames`."""
     return (PREFIX_FILE, WORDS_FILE, NAME_ORDER_FILE,
-            *(LENGTHS_FILE.format(f) for f in fieldnames))
+            *(NORMS_FILE.format(f) for f in fieldnames))
 
 
 def parse_json(data: bytes) -> object:
@@ -36,9 +41,16 @@ def name_key(name: str, title: str) -> str:
     return (name or title).casefold()
 
 
-def parse_lengths(data: bytes) -> array:
-    """A lengths file's content: the length (in terms) of a field for every paper, in
-    docnum order; or the name order file's: docnums in name order."""
+def parse_order(data: bytes) -> array:
+    """The name order file's content: docnums in name order."""
     column = array("I")
+    column.frombytes(data)
+    return column
+
+
+def parse_norms(data: bytes) -> array:
+    """A norms file's content: a field's BM25 length norm for every paper, in docnum
+    order (see `scorer.norms_for`)."""
+    column = array("f")
     column.frombytes(data)
     return column

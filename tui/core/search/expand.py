@@ -12,11 +12,11 @@ from whoosh import query as wq
 from tui.core.index.analysis import stem
 from tui.core.index.library import Library
 from tui.core.index.schema import FIELD_BOOSTS
-from tui.core.index.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
+from tui.core.index.sidefiles import PREFIX_FANOUT, PREFIX_SCAN, SHORT_PREFIX
 from tui.core.search.query import CompiledQuery
 
 _EXPAND_SCAN = 4000
-"""Stop scanning the term dictionary for a long prefix after this many terms."""
+"""Stop scanning the term dictionary for a wildcard's terms after this many."""
 _MAX_WILDCARD_TERMS = 32
 
 
@@ -28,11 +28,13 @@ def expansions(library: Library, word: str) -> list[str]:
     """
     own = stem(word)
     out = [own]
-    if len(word) <= SHORT_PREFIX:
-        out += library.prefix_table.get(word, [])
-    else:
+    listed = library.prefix_table.get(word)
+    if listed is not None:  # every short prefix, and long ones that start many terms
+        out += listed
+    elif len(word) > SHORT_PREFIX:
+        # Not listed, so it starts at most PREFIX_SCAN terms: all of them are read.
         found = [(frequency, term) for term, frequency
-                 in library.terms_starting("text", word, _EXPAND_SCAN)]
+                 in library.terms_starting("text", word, PREFIX_SCAN + 1)]
         found.sort(key=lambda c: (-c[0], c[1]))
         out += [t for _, t in found[:PREFIX_FANOUT]]
         if len(out) == 1 and library.doc_frequency("text", own) == 0:
