@@ -32,7 +32,9 @@ def test_long_prefixes_that_start_many_terms_have_a_row() -> None:
     assert table["trans"] == best
 
 
-@pytest.mark.parametrize("bound", [2, 40])
+# The seeds hold ~1,400 terms, so a long prefix starts a handful of them: at a bound of
+# 6 some are listed and some read (the first assert checks that both ways are tried).
+@pytest.mark.parametrize("bound", [2, 6])
 def test_expansions_are_the_most_frequent_terms_listed_or_not(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bound: int) -> None:
     monkeypatch.setattr(builder, "PREFIX_SCAN", bound)
