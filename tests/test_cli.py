@@ -213,3 +213,11 @@ def test_as_typed_searches_as_the_reader_does(index_dir: str) -> None:
     # Submitted, the same letters are a word no paper has: only a correction finds papers.
     submitted = json.loads(run("search", "diffu", "--json", index_dir=index_dir).stdout)
     assert submitted["fuzzy"]
+
+
+def test_the_count_line_agrees_in_number(index_dir: str) -> None:
+    # Whatever the seeds hold, the closing line's noun follows the count it gives.
+    for query in ("name:gecko", "learning"):
+        total = json.loads(run("search", query, "--json", index_dir=index_dir).stdout)["total"]
+        last = run("search", query, index_dir=index_dir).stdout.strip().splitlines()[-1]
+        assert last.split(" · ")[0].endswith(" paper" if total == 1 else " papers"), last

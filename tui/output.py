@@ -151,7 +151,8 @@ def print_result(result: SearchResult, out: TextIO = sys.stdout) -> None:
     else:
         shown = len(result.hits)
         more = f" of {result.total}" if result.total > shown else ""
-        out.write(f"{shown}{more} papers · {result.elapsed_ms:.0f} ms\n")
+        noun = "paper" if max(shown, result.total) == 1 else "papers"
+        out.write(f"{shown}{more} {noun} · {result.elapsed_ms:.0f} ms\n")
 
 
 def format_paper(paper: Paper, colour: bool, cols: int) -> str:
