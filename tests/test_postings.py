@@ -110,3 +110,27 @@ def test_spilling_keeps_memory_bounded(tmp_path: Path) -> None:
         assert docnums == sorted(set(docnums))
     postings.discard()
     assert not list(tmp_path.glob("postings-*.run"))
+
+
+def test_merging_runs_holds_one_term_at_a_time(tmp_path: Path) -> None:
+    # Reading the runs back must not keep what was read: a build's memory while it
+    # writes is bounded like its memory while it collects, whatever the runs hold.
+    import random
+    import tracemalloc
+
+    rng = random.Random(7)
+    postings = Postings(spill_after=20_000, spill_dir=str(tmp_path))
+    for docnum in range(3_000):
+        postings.add_terms("text", docnum, [f"w{rng.randrange(20_000):05d}" for _ in range(60)])
+    runs = list(tmp_path.glob("postings-*.run"))
+    on_disk = sum(run.stat().st_size for run in runs)
+    assert len(runs) >= 5 and on_disk > 1_000_000
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in postings.records())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        postings.discard()
+    assert count > 10_000
+    assert peak < on_disk / 4, (peak, on_disk)

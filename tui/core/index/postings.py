@@ -124,13 +124,16 @@ class Postings:
         handle, path = tempfile.mkstemp(prefix="postings-", suffix=".run", dir=self._spill_dir)
         self._runs.append(path)
         with os.fdopen(handle, "wb") as out:
-            # One pickle per record, read back one at a time (a Pickler's memo would
-            # hold every record, and clearing it per record costs more than pickling).
-            dumps, protocol = pickle.dumps, pickle.HIGHEST_PROTOCOL
+            # One pickle per record, read back one at a time. Without a memo: a
+            # Pickler's would hold every record written, and the Unpickler that reads
+            # the run back would fill its own with every record read (the whole run, in
+            # memory while it is merged), since memos outlive a `load`.
+            pickler = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
+            pickler.fast = True
             for name, term, positional, payload in self._held_records():
                 if positional:
                     payload = payload.tobytes()
-                out.write(dumps((name, term, positional, payload), protocol))
+                pickler.dump((name, term, positional, payload))
         self._positional.clear()
         self._encoded.clear()
         self.held = 0
