@@ -27,6 +27,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 from itertools import groupby
 
 from whoosh.codec.whoosh3 import W3FieldWriter
@@ -138,7 +139,7 @@ class Postings:
         self._encoded.clear()
         self.held = 0
 
-    def _merged(self) -> Iterator[tuple[str, bytes, list[tuple[bool, object]]]]:
+    def _merged(self) -> Iterator[tuple[str, bytes, list[tuple[bool, Any]]]]:
         """(field, term bytes, its payloads in docnum order), fields and terms in order."""
         sources = [_read_run(path) for path in self._runs] + [iter(self._held_records())]
         # Ties go to the earlier source: the earlier run, so docnums stay in order.
@@ -149,7 +150,7 @@ class Postings:
     def records(self) -> Iterator[tuple[str, bytes, list[Posting]]]:
         """Every (field, term bytes, postings), fields and terms in order."""
         for name, term, payloads in self._merged():
-            yield name, term, _postings(payloads)
+            yield name, term, list(zip(*_columns(payloads)))
 
     def write(self, fieldwriter: W3FieldWriter, schema: Schema,
               lengths: Mapping[str, Sequence[int]], count_field: str = "text") -> Counter[str]:
@@ -164,7 +165,7 @@ class Postings:
         try:
             current = None
             postwriter = limit = column = None
-            for name, term, postings in self.records():
+            for name, term, payloads in self._merged():
                 if name != current:
                     if current is not None:
                         fieldwriter.finish_field()
@@ -177,12 +178,15 @@ class Postings:
                         # What the per-document reader gives back: each length's
                         # one-byte approximation.
                         column = [byte_to_length(length_to_byte(n)) for n in column]
+                ids, weights, values = _columns(payloads)
                 if name == count_field:
-                    counts[term.decode("utf-8")] = len(postings)
+                    counts[term.decode("utf-8")] = len(ids)
                 fieldwriter.start_term(term)
-                for begin in range(0, len(postings), limit):
-                    _fill_block(postwriter, postings[begin:begin + limit], column)
-                    if begin + limit < len(postings):
+                for begin in range(0, len(ids), limit):
+                    end = begin + limit
+                    _fill_block(postwriter, ids[begin:end], weights[begin:end],
+                                values[begin:end], column)
+                    if end < len(ids):
                         write_block(postwriter)
                 fieldwriter.finish_term()
             if current is not None:
@@ -224,21 +228,30 @@ def _read_run(path: str) -> Iterator[tuple[str, bytes, bool, object]]:
             yield name, term, positional, payload
 
 
-def _postings(payloads: list[tuple[bool, object]]) -> list[Posting]:
-    """One term's postings, unpacked from its payloads (in docnum order)."""
-    out: list[Posting] = []
+def _columns(payloads: list[tuple[bool, Any]]) -> tuple[list[int], list[float], list[bytes]]:
+    """One term's postings as (docnums, weights, value bytes), from its payloads (in
+    docnum order): three lists, which blocks are cut from without a tuple per posting."""
+    ids: list[int] = []
+    weights: list[float] = []
+    values: list[bytes] = []
+    single = _single_position
     for positional, payload in payloads:
         if not positional:
-            out += payload
+            for docnum, weight, value in payload:
+                ids.append(docnum)
+                weights.append(weight)
+                values.append(value)
             continue
         i, end = 0, len(payload)
         while i < end:
             count = payload[i + 1]
-            start = i + 2
-            out.append((payload[i], float(count),
-                        _encode_positions(payload[start:start + count])))
-            i = start + count
-    return out
+            ids.append(payload[i])
+            weights.append(float(count))
+            # Most terms occur once in a paper: one position, whose encoding is cached.
+            values.append(single(payload[i + 2]) if count == 1
+                          else _encode_positions(payload[i + 2:i + 2 + count]))
+            i += 2 + count
+    return ids, weights, values
 
 
 @lru_cache(maxsize=4096)
@@ -257,9 +270,9 @@ def _encode_positions(found: Sequence[int]) -> bytes:
     return pack_uint(len(deltas)) + pickle.dumps(deltas, 2)
 
 
-def _fill_block(postwriter, chunk: list[Posting], column: Sequence[int] | None) -> None:
+def _fill_block(postwriter, ids: list[int], weights: list[float], values: list[bytes],
+                column: Sequence[int] | None) -> None:
     """Load one block's postings into Whoosh's postings writer, as `add_posting` would."""
-    ids, weights, values = zip(*chunk)
     lengths: tuple[int | None, int] = (None, 0)
     if column is not None:
         # A posting means the field has words in that paper, so no length here is 0.
