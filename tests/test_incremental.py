@@ -1,0 +1,197 @@
+"""A library that grows: adding, changing or removing a list analyses that list only,
+and leaves an index that answers exactly as a build of every list from scratch would."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED
+from tui.core.index import builder
+from tui.core.index.analysis import stem
+from tui.core.index.library import Library, open_library
+from tui.core.index.reuse import TARGET_SEGMENTS
+from tui.core.search.search import search
+
+CORPORA = SHARED / "corpora"
+SOURCES = ("aistats1995.txt", "aistats1997.txt", "aistats2001.txt", "aistats2003.txt",
+           "aistats1999.txt")
+QUERIES = ("causal", "gaussian process", "markov chain monte carlo", "ne", "sto",
+           "kernel methods", "bayes*", '"graphical models"', "neural network", "")
+
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason="needs the shared corpora")
+
+
+def _cut(source: str, folder: Path, keep: slice = slice(None)) -> Path:
+    """A list made of `source`'s title and the paragraphs `keep` selects."""
+    title, *papers = (CORPORA / source).read_text(encoding="utf-8").split("\n\n")
+    path = folder / source
+    path.write_text("\n\n".join([title, *papers[keep]]), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def analysed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the list files each build parses, in order."""
+    parsed: list[str] = []
+    documents = builder._documents
+
+    def counting(part, summary, vocab):
+        parsed.append(part.path.name)
+        return documents(part, summary, vocab)
+
+    monkeypatch.setattr(builder, "_documents", counting)
+    return parsed
+
+
+def _segment_inodes(library: Library) -> dict[str, int]:
+    folder = library.index_path
+    assert folder is not None
+    return {p.name: p.stat().st_ino for p in folder.iterdir() if p.name.startswith("MAIN_")
+            and not p.name.endswith("WRITELOCK")}
+
+
+def _answers(library: Library) -> dict[str, object]:
+    """Everything a reader sees that depends on the index's content and order."""
+    scorer = library.scorer
+    out: dict[str, object] = {
+        "papers": [(p.id, p.file, p.position, p.name, p.title) for p in library.papers()],
+        "lists": [{k: v for k, v in s.items() if k != "path"} for s in library.lists],
+        "prefixes": library.prefix_table,
+        "vocabulary": library.vocabulary,
+        "norms": {name: list(column) for name, column in scorer.norms.items()},
+        "name order": list(library.name_order),
+        "year order": list(library.year_order),
+    }
+    for query in QUERIES:
+        result = search(library, query, limit=None)
+        out[query] = [(h.docnum, round(h.score, 9)) for h in result.hits]
+    return out
+
+
+def _full(files: list[Path], root: Path) -> dict[str, object]:
+    with open_library(files, str(root), rebuild=True) as library:
+        # A build from scratch: few lists, a segment each.
+        assert len(library.opened.meta["blocks"]) == min(len(files), TARGET_SEGMENTS)
+        return _answers(library)
+
+
+def test_adding_a_list_analyses_it_alone(tmp_path: Path, analysed: list[str]) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:3]]
+    with open_library(files, str(tmp_path / "ix")) as library:
+        before = _segment_inodes(library)
+        first_ids = [p.id for p in library.papers()]
+    analysed.clear()
+    files.insert(2, _cut(SOURCES[3], lists))  # in the middle: docnums follow list order
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert analysed == [SOURCES[3]]
+        after = _segment_inodes(library)
+        reused = {n: i for n, i in after.items() if n in before}
+        assert reused and reused == {n: before[n] for n in reused}, "linked, not rebuilt"
+        assert len(after) > len(before)
+        incremental = _answers(library)
+        ids = [p.id for p in library.papers()]
+    assert set(first_ids) <= set(ids) and len(ids) > len(first_ids)
+    assert incremental == _full(files, tmp_path / "full")
+
+
+def test_changing_a_list_analyses_it_alone(tmp_path: Path, analysed: list[str]) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:4]]
+    with open_library(files, str(tmp_path / "ix")) as library:
+        kept = {p.id for p in library.papers() if p.file != SOURCES[1]}
+    analysed.clear()
+    _cut(SOURCES[1], lists, slice(5, None))  # its first five papers dropped
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert analysed == [SOURCES[1]]
+        incremental = _answers(library)
+        assert kept <= {p.id for p in library.papers()}
+    assert incremental == _full(files, tmp_path / "full")
+
+
+def test_removing_a_list_leaves_no_trace(tmp_path: Path, analysed: list[str]) -> None:
+    from tui.core.state import StateStore
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:4]]
+    state = StateStore(tmp_path / "state.json")
+    with open_library(files, str(tmp_path / "ix")) as library:
+        gone = [p for p in library.papers() if p.file == SOURCES[2]]
+        staying = [p for p in library.papers() if p.file != SOURCES[2]]
+        for paper in staying[::7]:
+            state.set_read(paper.id, True)
+        gone_words = set(library.vocabulary)
+    analysed.clear()
+    files.pop(2)
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert analysed == []
+        incremental = _answers(library)
+        assert len(library) == len(staying)
+        assert not library.docnums_of(p.id for p in gone)
+        # The words only the removed list had: gone from suggestions and prefixes.
+        gone_words -= library.vocabulary
+        assert gone_words, "the removed list had words of its own"
+        expanded = {t for terms in library.prefix_table.values() for t in terms}
+        staying_terms = {stem(w) for w in library.vocabulary}
+        gone_terms = {stem(w) for w in gone_words if w.isalpha()} - staying_terms
+        assert gone_terms
+        for term in gone_terms:
+            assert library.doc_frequency("text", term) == 0, term
+            assert term not in expanded, term
+        assert {p.id for p in library.papers() if state.is_read(p.id)} == \
+            {p.id for p in staying[::7]}
+    assert incremental == _full(files, tmp_path / "full")
+
+
+def test_a_rebuild_reuses_nothing(tmp_path: Path, analysed: list[str]) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:2]]
+    open_library(files, str(tmp_path / "ix")).close()
+    analysed.clear()
+    open_library(files, str(tmp_path / "ix"), rebuild=True).close()
+    assert analysed == [SOURCES[0], SOURCES[1]]
+
+
+def test_segments_stay_few_as_lists_are_added_one_at_a_time(tmp_path: Path,
+                                                            analysed: list[str]) -> None:
+    from tui.core.index.reuse import MAX_SEGMENTS
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files: list[Path] = []
+    for n in range(MAX_SEGMENTS + 3):
+        (lists / str(n)).mkdir()
+        files.append(_cut(SOURCES[n % len(SOURCES)], lists / str(n), slice(n, n + 4)))
+        analysed.clear()
+        with open_library(files, str(tmp_path / "ix")) as library:
+            assert len(library.searcher.reader().leaf_readers()) <= MAX_SEGMENTS
+            assert len(library) == 4 * len(files)
+        # The new list, and past the bound a few small neighbours, never all of them.
+        assert analysed[-1] == files[-1].name
+        assert len(files) == 1 or len(analysed) < len(files)
+    assert _answers_of(files, tmp_path / "ix") == _full(files, tmp_path / "full")
+
+
+def _answers_of(files: list[Path], root: Path) -> dict[str, object]:
+    with open_library(files, str(root)) as library:
+        return _answers(library)
+
+
+def test_reused_files_are_the_same_inodes_when_nothing_else_changed(tmp_path: Path) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:2]]
+    with open_library(files, str(tmp_path / "ix")) as library:
+        before = _segment_inodes(library)
+    files.append(_cut(SOURCES[2], lists))
+    with open_library(files, str(tmp_path / "ix")) as library:
+        after = _segment_inodes(library)
+    assert all(after[name] == inode for name, inode in before.items())
+    assert os.listdir(tmp_path / "ix").count(library.index_path.name) == 1
