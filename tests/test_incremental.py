@@ -195,3 +195,22 @@ def test_reused_files_are_the_same_inodes_when_nothing_else_changed(tmp_path: Pa
         after = _segment_inodes(library)
     assert all(after[name] == inode for name, inode in before.items())
     assert os.listdir(tmp_path / "ix").count(library.index_path.name) == 1
+
+
+def test_a_folder_of_lists_keeps_its_index_root_as_lists_are_added(tmp_path: Path) -> None:
+    """Otherwise every new list would start an index root of its own, with nothing in
+    it to reuse."""
+    from tui.core.locations import lists_and_index_dirs
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    _cut(SOURCES[0], lists)
+    files, roots = lists_and_index_dirs([lists], None)
+    _cut(SOURCES[1], lists)
+    more, roots_after = lists_and_index_dirs([lists], None)
+    assert len(more) == len(files) + 1
+    assert roots_after == roots
+    other = tmp_path / "other"
+    other.mkdir()
+    _cut(SOURCES[0], other)
+    assert lists_and_index_dirs([other], None)[1] != roots
