@@ -12,7 +12,7 @@ from tests.conftest import SHARED
 from tui.core.index import builder
 from tui.core.index.analysis import stem
 from tui.core.index.library import Library, open_library
-from tui.core.index.reuse import TARGET_SEGMENTS
+from tui.core.index import reuse
 from tui.core.search.search import search
 
 CORPORA = SHARED / "corpora"
@@ -30,6 +30,15 @@ def _cut(source: str, folder: Path, keep: slice = slice(None)) -> Path:
     path = folder / source
     path.write_text("\n\n".join([title, *papers[keep]]), encoding="utf-8")
     return path
+
+
+@pytest.fixture(autouse=True)
+def fine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small lists cut as a large library's are: a segment per list, up to the most a
+    build of every list makes (unless a test asks for the defaults)."""
+    if "defaults" not in request.keywords:
+        monkeypatch.setattr(reuse, "SMALL_BYTES", 0)
+        monkeypatch.setattr(reuse, "SEGMENT_BYTES", 1)
 
 
 @pytest.fixture
@@ -73,8 +82,8 @@ def _answers(library: Library) -> dict[str, object]:
 
 def _full(files: list[Path], root: Path) -> dict[str, object]:
     with open_library(files, str(root), rebuild=True) as library:
-        # A build from scratch: few lists, a segment each.
-        assert len(library.opened.meta["blocks"]) == min(len(files), TARGET_SEGMENTS)
+        if len(files) <= reuse.MOST_SEGMENTS:  # a build from scratch: a segment a list
+            assert len(library.opened.meta["blocks"]) == len(files)
         return _answers(library)
 
 
@@ -161,17 +170,17 @@ def test_a_rebuild_reuses_nothing(tmp_path: Path, analysed: list[str]) -> None:
 
 def test_segments_stay_few_as_lists_are_added_one_at_a_time(tmp_path: Path,
                                                             analysed: list[str]) -> None:
-    from tui.core.index.reuse import MAX_SEGMENTS
-
+    cores = os.cpu_count() or 1
     lists = tmp_path / "lists"
     lists.mkdir()
     files: list[Path] = []
-    for n in range(MAX_SEGMENTS + 3):
+    for n in range(reuse.MOST_SEGMENTS + reuse.SLACK + 3):
         (lists / str(n)).mkdir()
         files.append(_cut(SOURCES[n % len(SOURCES)], lists / str(n), slice(n, n + 4)))
         analysed.clear()
         with open_library(files, str(tmp_path / "ix")) as library:
-            assert len(library.searcher.reader().leaf_readers()) <= MAX_SEGMENTS
+            most = reuse.max_segments(sum(f.stat().st_size for f in files), cores)
+            assert len(library.searcher.reader().leaf_readers()) <= most
             assert len(library) == 4 * len(files)
         # The new list, and past the bound a few small neighbours, never all of them.
         assert analysed[-1] == files[-1].name
@@ -214,3 +223,34 @@ def test_a_folder_of_lists_keeps_its_index_root_as_lists_are_added(tmp_path: Pat
     other.mkdir()
     _cut(SOURCES[0], other)
     assert lists_and_index_dirs([other], None)[1] != roots
+
+
+@pytest.mark.defaults
+def test_a_small_library_stays_one_segment_and_a_list_added_is_analysed_alone(
+        tmp_path: Path, analysed: list[str]) -> None:
+    """The default cut: lists of a few hundred kilobytes are one segment, as they were
+    before builds reused anything (so their searches are as fast), and a list added
+    to them still comes as a segment of its own."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:3]]
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert len(library.searcher.reader().leaf_readers()) == 1
+    analysed.clear()
+    files.append(_cut(SOURCES[3], lists))
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert analysed == [SOURCES[3]]
+        assert len(library.searcher.reader().leaf_readers()) == 2
+        incremental = _answers(library)
+    with open_library(files, str(tmp_path / "full"), rebuild=True) as library:
+        assert _answers(library) == incremental
+
+
+@pytest.mark.defaults
+def test_the_cut_grows_with_the_library_within_bounds() -> None:
+    small, middle, large = reuse.SMALL_BYTES - 1, 24_000_000, 10 ** 12
+    assert reuse.target_segments(small, 2) == 1
+    assert reuse.target_segments(middle, 2) == max(2, -(-middle // reuse.SEGMENT_BYTES))
+    assert reuse.target_segments(large, 2) == reuse.MOST_SEGMENTS
+    assert all(reuse.max_segments(n, 2) == reuse.target_segments(n, 2) + reuse.SLACK
+               for n in (small, middle, large))

@@ -6,7 +6,7 @@ and the parent only commits the segments they write. Docnums follow list order (
 in order, papers by position), which is what an empty query shows: segments are
 contiguous runs of lists, committed in list order.
 
-A build of every list cuts them into a few runs (`reuse.TARGET_SEGMENTS`); a build
+A build of every list cuts them into a few runs (`reuse.target_segments`); a build
 that follows another in the same index root takes the previous index's segments whose
 lists are unchanged as they are (see `reuse`) and writes segments only for the rest.
 
@@ -33,7 +33,7 @@ from tui.core.index import sidedata
 from tui.core.index.analysis import words
 from tui.core.index.postings import Postings
 from tui.core.index.reuse import (
-    TARGET_SEGMENTS, Block, FileKey, Piece, Previous, link_files, plan,
+    Block, FileKey, Piece, Previous, link_files, plan, runs_for,
 )
 from tui.core.index.schema import document, make_schema
 from tui.core.index.sidedata import SegmentData, write_side_files
@@ -191,7 +191,7 @@ class _Run:
 
 def _runs(pieces: list[Piece], files: list[Path], on_disk: bool, cores: int) -> list[_Run]:
     """The segments to write: each piece to build cut into contiguous runs of parts."""
-    total = sum(p.size for p in pieces) or 1
+    total = sum(p.size for p in pieces)
     runs: list[_Run] = []
     for number, piece in enumerate(pieces):
         if piece.block is not None:
@@ -199,11 +199,9 @@ def _runs(pieces: list[Piece], files: list[Path], on_disk: bool, cores: int) -> 
         tagged = [(part, i) for i in piece.files
                   for part in (split_parts([files[i]], cores, _PARALLEL_BYTES)
                                if on_disk else [Part(files[i])])]
-        # A build of every list is cut in TARGET_SEGMENTS runs, so that a changed
+        # A build of every list is cut in `target_segments` runs, so that a changed
         # list brings along only its run; a run of new lists, by its share of the whole.
-        count = max(1, round(TARGET_SEGMENTS * piece.size / total)) if on_disk else 1
-        if on_disk and piece.size >= _PARALLEL_BYTES:
-            count = max(count, cores)
+        count = runs_for(piece.size, total, cores) if on_disk and not piece.folded else 1
         start = 0
         for cut in _split([part for part, _ in tagged], min(count, len(tagged))):
             chunk = tagged[start:start + len(cut)]
@@ -228,7 +226,7 @@ def build_into(storage: Storage, files: list[Path],
     folder = getattr(storage, "folder", None)
     cores = os.cpu_count() or 1
     pieces = plan(keys or [(f.name, "") for f in files], [f.stat().st_size for f in files],
-                  previous if keys and folder else None)
+                  previous if keys and folder else None, cores)
     runs = _runs(pieces, files, folder is not None, cores)
     total = sum(len(r.parts) for r in runs)
     done = 0

@@ -8,27 +8,36 @@ block whose lists are all still there, unchanged and in the same order, is taken
 the previous folder as it is: its files are hard-linked, not rebuilt. Only the lists
 no block covers are parsed and analysed.
 
-Every segment is looked up for every term a search reads, so their number is bounded:
-past `MAX_SEGMENTS`, the two neighbouring pieces (reused blocks or lists to build) that
-are smallest together are built again as one, which is how lists added one at a time
-end up in a segment of their own size class.
+Every segment is looked up for every term a search reads (at 21k papers, each segment
+beyond two added about 1.8 ms to a query whose postings were not yet cached), so their
+number is bounded: a build of every list makes one segment per `SEGMENT_BYTES` of lists
+(at least one per core, at most `MOST_SEGMENTS`; one below `SMALL_BYTES`), and builds
+that add lists may leave `SLACK` more; past that, the two neighbouring pieces (reused
+blocks or lists to build) that are smallest together are built again as one, which is
+how lists added one at a time end up in a segment of their own size class. A small
+library thus keeps the few segments, and the fast searches, it had; a large one, whose
+searches spend most of their time reading postings anyway, is cut finer, so that a
+changed list brings less along to analyse.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-MAX_SEGMENTS = 10
-"""The most segments a build leaves (see the module's docstring)."""
-TARGET_SEGMENTS = 6
-"""How many segments a build of every list cuts the lists into, at the least: the
-finer the cut, the less a changed list brings along to be analysed again, and the more
-segments a search looks terms up in."""
+SMALL_BYTES = 2_000_000
+"""Lists of less text than this are built as one segment: it takes about a second."""
+SEGMENT_BYTES = 32_000_000
+"""List text per segment in a build of every list (about 28,000 abstracts)."""
+MOST_SEGMENTS = 8
+"""The most segments a build of every list cuts the lists into."""
+SLACK = 4
+"""How many segments more than that builds which add lists may leave."""
 
 FileKey = tuple[str, str]
 """A list file's name and content digest, as the fingerprint takes them."""
@@ -75,15 +84,43 @@ class Piece:
     files: list[int] = field(default_factory=list)
     """The positions of its lists in the build's list of files."""
     size: int = 0
+    folded: bool = False
+    """Made of smaller pieces to bound the segments: built as one segment."""
 
-    @property
-    def segments(self) -> int:
-        return len(self.block.segments) if self.block else 1
+    def segments(self, total: int, cores: int) -> int:
+        """How many segments the piece is (reused) or will be (built): a list is cut
+        only when it is a large JSON Lines file, which this count does not foresee."""
+        if self.block:
+            return len(self.block.segments)
+        if self.folded:
+            return 1
+        return min(runs_for(self.size, total, cores), len(self.files))
 
 
-def plan(keys: list[FileKey], sizes: list[int], previous: Previous | None) -> list[Piece]:
+def target_segments(total: int, cores: int) -> int:
+    """How many segments a build of every list, `total` bytes of them, cuts them into."""
+    if total < SMALL_BYTES:
+        return 1
+    return min(MOST_SEGMENTS, max(cores, math.ceil(total / SEGMENT_BYTES)))
+
+
+def runs_for(size: int, total: int, cores: int) -> int:
+    """How many segments `size` bytes of lists to build are cut into, at the most, in a
+    build of lists of `total` bytes: their share of `target_segments`, and one per core
+    when that many lists are worth parallel workers."""
+    count = max(1, round(target_segments(total, cores) * size / (total or 1)))
+    return max(count, cores) if size >= SMALL_BYTES else count
+
+
+def max_segments(total: int, cores: int) -> int:
+    """The most segments a build of lists of `total` bytes leaves."""
+    return target_segments(total, cores) + SLACK
+
+
+def plan(keys: list[FileKey], sizes: list[int], previous: Previous | None,
+         cores: int) -> list[Piece]:
     """The build's pieces in list order: blocks of `previous` to reuse, and runs of lists
-    (positions in `keys`) to build, at most `MAX_SEGMENTS` in all."""
+    (positions in `keys`) to build, at most `max_segments` in all."""
     starts: dict[FileKey, list[Block]] = {}
     for block in previous.blocks if previous else ():
         if block.files:
@@ -103,16 +140,18 @@ def plan(keys: list[FileKey], sizes: list[int], previous: Previous | None) -> li
         pieces[-1].files.append(i)
         pieces[-1].size += sizes[i]
         i += 1
-    _bound(pieces)
+    _bound(pieces, sum(sizes), cores)
     return pieces
 
 
-def _bound(pieces: list[Piece]) -> None:
+def _bound(pieces: list[Piece], total: int, cores: int) -> None:
     """Fold the smallest neighbours into one piece to build until few enough remain."""
-    while sum(p.segments for p in pieces) > MAX_SEGMENTS and len(pieces) > 1:
+    most = max_segments(total, cores)
+    while sum(p.segments(total, cores) for p in pieces) > most and len(pieces) > 1:
         at = min(range(len(pieces) - 1), key=lambda k: pieces[k].size + pieces[k + 1].size)
         left, right = pieces[at], pieces[at + 1]
-        pieces[at:at + 2] = [Piece(files=left.files + right.files, size=left.size + right.size)]
+        pieces[at:at + 2] = [Piece(files=left.files + right.files, size=left.size + right.size,
+                                   folded=True)]
 
 
 def read_previous(root: Path, keep: str, usable) -> Previous | None:
