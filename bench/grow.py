@@ -7,6 +7,8 @@ abstracts taken from them (so its words are the library's). Each run times, with
 product's own `open_library`, in fresh index roots:
 
 - incremental: the library indexed, then the library plus the new list (timed);
+- change: then one list of the library, in its middle, loses its first abstract;
+- remove: then the new list is removed again;
 - full: the library plus the new list, from scratch (`rebuild`);
 - alone: the new list by itself;
 
@@ -65,13 +67,18 @@ def main() -> None:
     parser.add_argument("--add", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    lists = sorted(args.corpora.glob("*.txt"))
+    corpus = sorted(args.corpora.glob("*.txt"))
     figures: dict[str, list[float]] = {k: [] for k in (
-        "incremental", "full", "alone", "query incremental", "query full")}
+        "incremental", "change", "remove", "full", "alone", "query incremental",
+        "query full")}
     for run in range(args.runs):
         work = Path(tempfile.mkdtemp(prefix="grow-"))
         try:
             added = new_list(args.corpora, work, args.add, seed=run)
+            (work / "lists").mkdir()
+            for path in corpus:
+                shutil.copyfile(path, work / "lists" / path.name)
+            lists = sorted((work / "lists").glob("*.txt"))
             _, library = timed_open(lists, work / "inc")
             papers = len(library)
             library.close()
@@ -79,6 +86,15 @@ def main() -> None:
             segments = len(library.searcher.reader().leaf_readers())
             figures["incremental"].append(seconds)
             figures["query incremental"].append(query_ms(library))
+            library.close()
+            middle = lists[len(lists) // 2]
+            title, _, rest = middle.read_text(encoding="utf-8").split("\n\n", 2)
+            middle.write_text(title + "\n\n" + rest, encoding="utf-8")
+            seconds, library = timed_open([*lists, added], work / "inc")
+            figures["change"].append(seconds)
+            library.close()
+            seconds, library = timed_open(lists, work / "inc")
+            figures["remove"].append(seconds)
             library.close()
             seconds, library = timed_open([*lists, added], work / "full", rebuild=True)
             figures["full"].append(seconds)

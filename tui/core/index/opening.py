@@ -7,7 +7,9 @@ takes a lock, builds into a temporary folder and renames it into place, so reade
 never see half an index and processes that start together build once. A folder that
 fails to open, or whose files are not the sizes the build recorded, is damaged: it is
 moved aside and rebuilt, with a notice. When no root is writable, the index is built
-in memory.
+in memory. A build takes the segments of the previous index in its root whose lists
+are unchanged (see `reuse`), except when a rebuild is asked for or an index was found
+damaged.
 """
 
 from __future__ import annotations
