@@ -81,9 +81,9 @@ def _answers(library: Library) -> dict[str, object]:
 
 
 def _full(files: list[Path], root: Path) -> dict[str, object]:
+    """The answers of a build of `files` from scratch, in a root of its own."""
+    assert not root.exists()
     with open_library(files, str(root), rebuild=True) as library:
-        if len(files) <= reuse.MOST_SEGMENTS:  # a build from scratch: a segment a list
-            assert len(library.opened.meta["blocks"]) == len(files)
         return _answers(library)
 
 
@@ -254,3 +254,92 @@ def test_the_cut_grows_with_the_library_within_bounds() -> None:
     assert reuse.target_segments(large, 2) == reuse.MOST_SEGMENTS
     assert all(reuse.max_segments(n, 2) == reuse.target_segments(n, 2) + reuse.SLACK
                for n in (small, middle, large))
+
+
+def _jsonl(folder: Path, count: int) -> Path:
+    """A JSON Lines list of `count` arXiv-shaped records, abstracts from the corpora."""
+    import json
+
+    paragraphs = (CORPORA / "aistats2010.txt").read_text(encoding="utf-8").split("\n\n")[1:]
+    path = folder / "snapshot.jsonl"
+    with open(path, "w", encoding="utf-8") as out:
+        for n, text in enumerate(paragraphs[:count]):
+            out.write(json.dumps({"id": f"2101.{n:05d}", "title": " ".join(text.split()[:8]),
+                                  "authors": "A. Lovelace", "abstract": text,
+                                  "update_date": "2021-01-1" + str(n % 10)}) + "\n")
+    return path
+
+
+def test_a_list_cut_across_segments_is_reused_whole(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large JSON Lines file is cut into parts that workers write as segments of
+    their own: the block holding it spans them, and is reused as one."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("a file is cut in one part per core")
+    monkeypatch.setattr(builder, "_PARALLEL_BYTES", 1)  # cut even a small file
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(SOURCES[0], lists, slice(0, 5)), _jsonl(lists, 200),
+             _cut(SOURCES[1], lists, slice(0, 5))]
+    with open_library(files, str(tmp_path / "ix")) as library:
+        blocks = library.opened.meta["blocks"]
+
+        def holding(name: str) -> dict:
+            return next(b for b in blocks if any(f[0] == name for f in b["files"]))
+
+        spanning, changed = holding("snapshot.jsonl"), holding(SOURCES[1])
+        assert len(spanning["segments"]) > 1, "the JSON Lines file was cut"
+        assert changed is not spanning
+        before = _segment_inodes(library)
+    _cut(SOURCES[1], lists, slice(1, 5))
+    files.append(_cut(SOURCES[2], lists, slice(0, 5)))
+    with open_library(files, str(tmp_path / "ix")) as library:
+        after = _segment_inodes(library)
+        kept = [n for n in before if n.split(".")[0] in spanning["segments"]]
+        assert kept and all(after.get(n) == before[n] for n in kept)
+        assert not any(n.split(".")[0] in changed["segments"] for n in after)
+        incremental = _answers(library)
+    assert incremental == _full(files, tmp_path / "full")
+
+
+def test_an_index_from_other_code_is_not_reused(tmp_path: Path, analysed: list[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.core.index import opening
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:2]]
+    open_library(files, str(tmp_path / "ix")).close()
+    monkeypatch.setattr(opening, "code_digest", lambda: "another version")
+    analysed.clear()
+    files.append(_cut(SOURCES[2], lists))
+    open_library(files, str(tmp_path / "ix")).close()
+    assert analysed == [SOURCES[0], SOURCES[1], SOURCES[2]]
+
+
+def test_a_previous_index_deleted_while_linked_gives_a_whole_build(
+        tmp_path: Path, analysed: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process removing the previous index mid-build: the build is done again,
+    with nothing to reuse."""
+    import shutil
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:2]]
+    open_library(files, str(tmp_path / "ix")).close()
+    link_files = reuse.link_files
+    calls: list[Path] = []
+
+    def deleting(source: Path, target: Path, segment_ids: list[str]) -> None:
+        calls.append(source)
+        shutil.rmtree(source)
+        link_files(source, target, segment_ids)
+
+    monkeypatch.setattr(builder, "link_files", deleting)
+    analysed.clear()
+    files.append(_cut(SOURCES[2], lists))
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert len(calls) == 1
+        assert analysed[-3:] == [SOURCES[0], SOURCES[1], SOURCES[2]]
+        incremental = _answers(library)
+    assert incremental == _full(files, tmp_path / "full")
