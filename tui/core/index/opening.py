@@ -259,7 +259,7 @@ def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress 
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
     try:
-        previous = read_previous(root, name, _reusable) if reuse else None
+        previous = read_previous(root, name, _META, _reusable) if reuse else None
         meta = build_into(FileStorage(str(tmp)), files, progress, keys=keys,
                           previous=previous)
         meta.update(fingerprint=fp, schema=SCHEMA_VERSION, code=code_digest())

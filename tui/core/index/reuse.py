@@ -27,6 +27,7 @@ import json
 import math
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,11 +58,13 @@ class Block:
     """Each list's summary, as the index meta keeps it."""
 
     def to_json(self) -> dict[str, object]:
+        """The block as the index meta keeps it."""
         return {"files": [list(k) for k in self.files], "segments": self.segments,
                 "papers": self.papers, "size": self.size, "lists": self.lists}
 
     @classmethod
     def from_json(cls, raw: dict[str, object]) -> Block:
+        """A block from the index meta; raises on anything malformed."""
         return cls([(str(n), str(d)) for n, d in raw["files"]],  # type: ignore[union-attr]
                    [str(s) for s in raw["segments"]],  # type: ignore[union-attr]
                    int(raw["papers"]), int(raw["size"]),  # type: ignore[arg-type]
@@ -154,9 +157,11 @@ def _bound(pieces: list[Piece], total: int, cores: int) -> None:
                                    folded=True)]
 
 
-def read_previous(root: Path, keep: str, usable) -> Previous | None:
+def read_previous(root: Path, keep: str, meta_name: str,
+                  usable: Callable[[Path, dict[str, object]], bool]) -> Previous | None:
     """The index folder in `root` (other than `keep`) with the most papers that `usable`
-    (its meta → bool) accepts, with its blocks; None when there is none."""
+    (folder, meta → bool) accepts, with its blocks; None when there is none. `meta_name`
+    is the meta file's name in an index folder."""
     best: Previous | None = None
     best_papers = -1
     with contextlib.suppress(OSError):
@@ -164,7 +169,7 @@ def read_previous(root: Path, keep: str, usable) -> Previous | None:
             if child.name == keep or not child.name.startswith("ix-"):
                 continue
             try:
-                meta = json.loads((child / "paperscope.json").read_text(encoding="utf-8"))
+                meta = json.loads((child / meta_name).read_text(encoding="utf-8"))
                 if not usable(child, meta):
                     continue
                 blocks = [Block.from_json(b) for b in meta["blocks"]]
