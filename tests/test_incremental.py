@@ -343,3 +343,19 @@ def test_a_previous_index_deleted_while_linked_gives_a_whole_build(
         assert analysed[-3:] == [SOURCES[0], SOURCES[1], SOURCES[2]]
         incremental = _answers(library)
     assert incremental == _full(files, tmp_path / "full")
+
+
+def test_reordered_lists_are_reused_in_their_new_order(tmp_path: Path,
+                                                       analysed: list[str]) -> None:
+    """Docnums follow the order the lists are given in, whichever build wrote them."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:3]]
+    open_library(files, str(tmp_path / "ix")).close()
+    analysed.clear()
+    files = [files[2], files[0], files[1]]
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert analysed == []
+        assert [p.file for p in library.papers()[:1]] == [SOURCES[2]]
+        incremental = _answers(library)
+    assert incremental == _full(files, tmp_path / "full")
