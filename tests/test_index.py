@@ -272,7 +272,7 @@ def test_a_build_harmed_by_another_process_is_done_again(seeds: Path, tmp_path: 
     builds: list[str] = []
     build, remove_stale = index_module.build_into, index_module._remove_stale
 
-    def harmed_build(storage, files, progress):
+    def harmed_build(storage, files, progress, **reuse):
         builds.append(storage.folder)
         if len(builds) == 1 and harm == "folder deleted while built":
             shutil.rmtree(storage.folder)
@@ -286,7 +286,7 @@ def test_a_build_harmed_by_another_process_is_done_again(seeds: Path, tmp_path: 
                 return create_file(name, *args, **kw)
 
             monkeypatch.setattr(storage, "create_file", create_after_deleting)
-        return build(storage, files, progress)
+        return build(storage, files, progress, **reuse)
 
     def truncating_remove_stale(root: Path, keep: str) -> None:
         remove_stale(root, keep)

@@ -81,3 +81,12 @@ def test_wildcard_terms_come_from_the_term_dictionary() -> None:
     with ix.searcher() as searcher:
         found = list(compat.wildcard_terms(wq.Wildcard("text", "al*a"), searcher.reader()))
     assert [t.decode() if isinstance(t, bytes) else t for t in found] == ["alpha"]
+
+
+def test_toc_segments_name_each_segment_by_the_prefix_of_its_files(tmp_path: Path) -> None:
+    ix = _index(FileStorage(str(tmp_path)).create())
+    found = compat.toc_segments(ix)
+    assert len(found) == 1
+    ((name, segment),) = found.items()
+    assert any(f.startswith(name + ".") for f in ix.storage.list())
+    assert segment.doc_count_all() == len(WORDS)

@@ -43,8 +43,10 @@ def index_dirs(seed_files: list[Path], bundled: bool, override: str | None) -> l
     """Folders to try for the index, best first.
 
     `--index-dir` or PAPERSCOPE_INDEX_DIR wins. The bundled lists use `index/` in a
-    checkout and fall back to the cache; other lists use the cache, keyed by their
-    paths so that each set of lists has an index of its own.
+    checkout and fall back to the cache; other lists use the cache, keyed by the paths
+    given (`seed_files`: list files or folders of them) so that each set of lists has
+    an index root of its own, which a folder keeps as lists are added to it or removed
+    from it: a build then reuses the previous index's unchanged lists (`reuse`).
     """
     chosen = override or os.environ.get(INDEX_DIR_ENV)
     if chosen:
@@ -70,4 +72,6 @@ def lists_and_index_dirs(seeds: Iterable[str | Path] | None,
     seeds = list(seeds or ())
     bundled = not seeds
     files = discover([bundled_seeds()] if bundled else seeds)
-    return files, index_dirs(files, bundled, override)
+    # The root is keyed by the seeds as given, not by the files found in them.
+    given = files if bundled else [Path(s).expanduser() for s in seeds]
+    return files, index_dirs(given, bundled, override)

@@ -87,6 +87,12 @@ def commit_segments(writer: SegmentWriter, segments: list) -> None:
     writer._finish()
 
 
+def toc_segments(ix) -> dict[str, object]:
+    """The segments an index's table of contents names, by segment id
+    (`<index name>_<segid>`, the prefix of each of the segment's file names)."""
+    return {segment.segment_id(): segment for segment in ix._segments()}
+
+
 def wildcard_terms(pattern: wq.Wildcard, reader) -> Iterator[bytes | str]:
     """The index terms a wildcard matches, in term order, read lazily."""
     return pattern._btexts(reader)

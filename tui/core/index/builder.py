@@ -2,45 +2,47 @@
 
 Parsing, rendering, naming and analysing a paper cost far more than Whoosh's writing,
 and they are independent per file, so large builds spread them over worker processes
-and the parent only feeds finished term lists to a single writer. Docnums follow list
-order (files in order, papers by position), which is what an empty query shows.
+and the parent only commits the segments they write. Docnums follow list order (files
+in order, papers by position), which is what an empty query shows: segments are
+contiguous runs of lists, committed in list order.
 
-Next to the index the builder writes small side files (see `sidefiles`):
-`prefixes.json` (for each 1–3 letter prefix, the indexed terms it most often starts),
-`words.json` (the unstemmed vocabulary, for "did you mean"), each scored field's BM25
-length norms, and `order-name.bin` (docnums in name order, so that sorting by name loads
-no paper).
+A build of every list cuts them into a few runs (`reuse.target_segments`); a build
+that follows another in the same index root takes the previous index's segments whose
+lists are unchanged as they are (see `reuse`) and writes segments only for the rest.
+
+Next to the index the builder writes small side files (see `sidefiles`), merged from
+each segment's record (see `sidedata`): `prefixes.json` (for each 1–3 letter prefix,
+the indexed terms it most often starts), `words.json` (the unstemmed vocabulary, for
+"did you mean"), each scored field's BM25 length norms, and `order-name.bin` (docnums
+in name order, so that sorting by name loads no paper).
 """
 
 from __future__ import annotations
 
 import gc
-import json
 import os
-from array import array
-from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from whoosh.codec.whoosh3 import W3Codec
-from whoosh.filedb.filestore import Storage
+from whoosh.filedb.filestore import FileStorage, Storage
 
+from tui.core.index import sidedata
 from tui.core.index.analysis import words
 from tui.core.index.postings import Postings
-from tui.core.index.schema import SCORED_FIELDS, document, make_schema
-from tui.core.index.norms import norms_for
-from tui.core.index.sidefiles import (
-    NAME_ORDER_FILE, NORMS_FILE, PREFIX_FANOUT, PREFIX_FILE, PREFIX_SCAN, SHORT_PREFIX,
-    WORDS_FILE,
-    name_key,
+from tui.core.index.reuse import (
+    Block, FileKey, Piece, Previous, link_files, plan, runs_for,
 )
+from tui.core.index.schema import document, make_schema
+from tui.core.index.sidedata import SegmentData, write_side_files
+from tui.core.index.sidefiles import name_key
 from tui.core.lists.parts import Part, merge_summaries, split_parts
 from tui.core.lists.reader import open_list
 from tui.core.render.plain import rendered_text
 from tui.core.whoosh_compat import (
-    commit_segments, finish_segment, mark_added, unlocked_segment_writer,
+    commit_segments, finish_segment, mark_added, toc_segments, unlocked_segment_writer,
 )
 
 _PARALLEL_BYTES = 2_000_000
@@ -123,55 +125,48 @@ def _add_prepared(writer, doc: dict[str, object], postings: Postings) -> None:
     writer.docnum += 1
 
 
-@dataclass
-class _Written:
-    """What a segment's writer reports besides the segment."""
-
-    lists: list[dict[str, object]]
-    vocab: set[str]
-    lengths: dict[str, array]
-    """Each scored field's length per paper."""
-    text_df: Counter[str]
-    """Document frequency of each `text` term, for the prefix table."""
-    name_keys: list[str]
-    """Each paper's name-sort key, in docnum order."""
-
-    def merge(self, other: _Written) -> None:
-        self.lists += other.lists
-        self.name_keys += other.name_keys
-        self.vocab |= other.vocab
-        for name, column in other.lengths.items():
-            self.lengths[name].extend(column)
-        self.text_df.update(other.text_df)
-
-
 def _write_segment(writer, files: list[Part], spill_dir: str | None,
-                   progress=None) -> _Written:
-    """Parse `files` (whole lists or parts of them) and add their papers to `writer`.
+                   progress=None) -> tuple[SegmentData, list[dict[str, object]]]:
+    """Parse `files` (whole lists or parts of them) and add their papers to `writer`;
+    returns what they give the side files and each list's (or part's) summary.
 
     Postings past a bound are spilled to run files in `spill_dir` (the system's
     temporary folder when None), so memory does not grow with the lists.
     """
-    lists, vocab = [], set()
-    lengths = {name: array("I") for name in SCORED_FIELDS}
-    name_keys: list[str] = []
+    lists: list[dict[str, object]] = []
+    data = SegmentData()
     postings = Postings(spill_dir=spill_dir)
     try:
         for path in files:
             summary: dict[str, object] = {}
-            for doc in _documents(path, summary, vocab):
+            for doc in _documents(path, summary, data.vocab):
                 _add_prepared(writer, doc, postings)
-                name_keys.append(name_key(str(doc["_stored_name"]), str(doc["_stored_title"])))
-                for name, column in lengths.items():
+                data.name_keys.append(name_key(str(doc["_stored_name"]),
+                                               str(doc["_stored_title"])))
+                for name, column in data.lengths.items():
                     column.append(len(doc[name]))
             lists.append(summary)
             if progress:
                 progress(1)
         # Whoosh's own flush then finds its posting pool empty and only closes the files.
-        text_df = postings.write(writer.fieldwriter, writer.schema, lengths)
+        data.text_df = postings.write(writer.fieldwriter, writer.schema, data.lengths)
     finally:
         postings.discard()
-    return _Written(lists, vocab, lengths, text_df, name_keys)
+    return data, lists
+
+
+def _new_segment(ix, files: list[Part], limitmb: int, spill_dir: str | None,
+                 progress=None):
+    """Write one segment of `ix` from `files`, to be committed by the caller."""
+    # The caller holds the index lock and commits every segment at once.
+    writer = unlocked_segment_writer(ix, limitmb=limitmb, compound=False, codec=make_codec())
+    try:
+        data, lists = _write_segment(writer, files, spill_dir, progress)
+        segment = finish_segment(writer)
+    except BaseException:
+        writer.cancel()
+        raise
+    return segment, data, lists
 
 
 def _segment_task(folder: str, files: list[Part], limitmb: int):
@@ -181,31 +176,59 @@ def _segment_task(folder: str, files: list[Part], limitmb: int):
     # The worker ends with its segment, so cyclic garbage can wait until then; the
     # collector would otherwise walk every posting list again and again.
     gc.disable()
-    ix = FileStorage(folder).open_index()
-    # The parent holds the index lock and commits every worker's segment at once.
-    writer = unlocked_segment_writer(ix, limitmb=limitmb, compound=False, codec=make_codec())
-    try:
-        written = _write_segment(writer, files, folder)
-        segment = finish_segment(writer)
-    except BaseException:
-        writer.cancel()
-        raise
-    return segment, written
+    return _new_segment(FileStorage(folder).open_index(), files, limitmb, folder)
+
+
+@dataclass
+class _Run:
+    """Parts of lists written as one segment, within one piece of the plan."""
+
+    piece: int
+    parts: list[Part]
+    files: list[int]
+    """The position in the build's list of the file each part comes from."""
+
+
+def _runs(pieces: list[Piece], files: list[Path], on_disk: bool, cores: int) -> list[_Run]:
+    """The segments to write: each piece to build cut into contiguous runs of parts."""
+    total = sum(p.size for p in pieces)
+    runs: list[_Run] = []
+    for number, piece in enumerate(pieces):
+        if piece.block is not None:
+            continue
+        tagged = [(part, i) for i in piece.files
+                  for part in (split_parts([files[i]], cores, _PARALLEL_BYTES)
+                               if on_disk else [Part(files[i])])]
+        # A build of every list is cut in `target_segments` runs, so that a changed
+        # list brings along only its run; a run of new lists, by its share of the whole.
+        count = runs_for(piece.size, total, cores) if on_disk and not piece.folded else 1
+        start = 0
+        for cut in _split([part for part, _ in tagged], min(count, len(tagged))):
+            chunk = tagged[start:start + len(cut)]
+            start += len(cut)
+            runs.append(_Run(number, [p for p, _ in chunk], [i for _, i in chunk]))
+    return runs
 
 
 def build_into(storage: Storage, files: list[Path],
-               progress: Callable[[int, int], None] | None = None) -> dict[str, object]:
+               progress: Callable[[int, int], None] | None = None,
+               keys: list[FileKey] | None = None,
+               previous: Previous | None = None) -> dict[str, object]:
     """Build the index of `files` into `storage`; returns the index's metadata.
 
-    Large builds on disk run one worker per core, each writing a segment from a
-    contiguous run of files; small builds, and builds in memory, run in-process.
+    `keys` are the files' names and content digests; with them, the metadata records
+    which segments hold which lists, and the blocks of the `previous` index (a folder
+    next to `storage`'s) whose lists are unchanged are linked in rather than built
+    (see `reuse`). Large builds on disk run one worker per core, each writing segments
+    from contiguous runs of files; small builds, and builds in memory, run in-process.
     """
     ix = storage.create_index(make_schema())
+    folder = getattr(storage, "folder", None)
     cores = os.cpu_count() or 1
-    # A large JSON Lines file is cut into a part per core, read side by side.
-    parts = split_parts(files, cores, _PARALLEL_BYTES) if hasattr(storage, "folder") \
-        else [Part(f) for f in files]
-    total = len(parts)
+    pieces = plan(keys or [(f.name, "") for f in files], [f.stat().st_size for f in files],
+                  previous if keys and folder else None, cores)
+    runs = _runs(pieces, files, folder is not None, cores)
+    total = sum(len(r.parts) for r in runs)
     done = 0
 
     def advance(n: int) -> None:
@@ -214,73 +237,84 @@ def build_into(storage: Storage, files: list[Path],
         if progress:
             progress(done, total)
 
-    workers = min(cores, len(parts))
-    big = sum(p.size for p in parts) >= _PARALLEL_BYTES
+    for piece in pieces:
+        if piece.block is not None:
+            link_files(previous.folder, Path(folder), piece.block.segments)  # type: ignore
+    workers = min(cores, len(runs))
+    big = sum(p.size for r in runs for p in r.parts) >= _PARALLEL_BYTES
+    written = []
     # Separate files, not one compound file per segment: Whoosh opens a compound file
     # by copying it into memory, which costs a cold search tens of milliseconds.
     writer = ix.writer(limitmb=_LIMIT_MB, compound=False, codec=make_codec())
     try:
-        if workers > 1 and big and hasattr(storage, "folder"):
-            runs = _split(parts, workers)
-            segments = []
-            written = _Written([], set(), {name: array("I") for name in SCORED_FIELDS},
-                               Counter(), [])
-            with ProcessPoolExecutor(max_workers=len(runs)) as pool:
-                futures = [pool.submit(_segment_task, storage.folder, run,
-                                       _LIMIT_MB // len(runs)) for run in runs]
+        if workers > 1 and big and folder is not None:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(_segment_task, folder, run.parts, _LIMIT_MB // workers)
+                           for run in runs]
                 for run, future in zip(runs, futures):
-                    segment, run_written = future.result()
-                    segments.append(segment)
-                    written.merge(run_written)
-                    advance(len(run))
-            commit_segments(writer, segments)
+                    written.append(future.result())
+                    advance(len(run.parts))
         else:
-            written = _write_segment(writer, parts, getattr(storage, "folder", None), advance)
-            writer.commit()
+            written = [_new_segment(ix, run.parts, _LIMIT_MB, folder, advance) for run in runs]
+        blocks = _blocks(storage, pieces, runs, written, keys, files)
+        new = {seg.segment_id(): seg for seg, _, _ in written}
+        if previous is not None and any(p.block for p in pieces):
+            new.update(toc_segments(FileStorage(str(previous.folder)).open_index()))
+        commit_segments(writer, [new[s] for b in blocks for s in b.segments])
     except BaseException:
         writer.cancel()
         raise
-    written.lists = merge_summaries(written.lists)
-    papers = sum(int(s["papers"]) for s in written.lists)
-    _write_json(storage, PREFIX_FILE, _prefix_table(written.text_df))
-    _write_json(storage, WORDS_FILE, sorted(w for w in written.vocab if w.isalpha()))
-    for name, column in written.lengths.items():
-        _write_bytes(storage, NORMS_FILE.format(name), norms_for(column).tobytes())
-    keys = written.name_keys
-    order = array("I", sorted(range(len(keys)), key=lambda d: (keys[d], d)))
-    _write_bytes(storage, NAME_ORDER_FILE, order.tobytes())
-    return {"papers": papers, "lists": written.lists}
+    data = SegmentData()
+    fresh = {seg.segment_id(): d for seg, d, _ in written}
+    for block in blocks:
+        for segment_id in block.segments:
+            data.merge(fresh[segment_id] if segment_id in fresh
+                       else sidedata.load(storage, segment_id))
+    write_side_files(storage, data)
+    return {"papers": sum(b.papers for b in blocks),
+            "lists": [summary for b in blocks for summary in b.lists],
+            "blocks": [b.to_json() for b in blocks] if keys else []}
 
 
-def _prefix_table(text_df: Counter[str]) -> dict[str, list[str]]:
-    """Prefix → its `PREFIX_FANOUT` most frequent `text` terms, for every prefix of up
-    to SHORT_PREFIX letters and every longer one that starts over PREFIX_SCAN terms."""
-    starts: Counter[str] = Counter()
-    for term in text_df:
-        starts.update(term[:n] for n in range(SHORT_PREFIX + 1, len(term) + 1))
-    best: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    for term, df in text_df.items():
-        for n in range(1, len(term) + 1):
-            prefix = term[:n]
-            if n <= SHORT_PREFIX or starts[prefix] > PREFIX_SCAN:
-                best[prefix].append((df, term))
-            else:
-                break  # a longer prefix starts no more terms than this one
-    return {
-        prefix: [t for _, t in sorted(cands, key=lambda c: (-c[0], c[1]))[:PREFIX_FANOUT]]
-        for prefix, cands in sorted(best.items())
-    }
+def _blocks(storage: Storage, pieces: list[Piece], runs: list[_Run], written: list,
+            keys: list[FileKey] | None, files: list[Path]) -> list[Block]:
+    """The index's blocks in list order: the reused ones, with their lists' paths as
+    given now, and the new segments grouped where a list spans two; saves each new
+    segment's side data beside it."""
+    blocks: list[Block] = []
+    last_piece, last_file = -1, -1
+    for run, (segment, data, lists) in zip(runs, written):
+        sidedata.save(storage, segment.segment_id(), data)
+        for number in range(last_piece + 1, run.piece):
+            if pieces[number].block is not None:
+                blocks.append(_reused(pieces[number], files))
+        if run.piece == last_piece and run.files[0] == last_file:
+            block = blocks[-1]  # a list cut in parts that two runs share
+        else:
+            block = Block([], [], 0, 0, [])
+            blocks.append(block)
+        block.segments.append(segment.segment_id())
+        for i in run.files:
+            key = keys[i] if keys else (files[i].name, "")
+            if i != last_file:
+                block.files.append(key)
+                block.size += files[i].stat().st_size
+            last_file = i
+        block.lists += lists
+        last_piece = run.piece
+    for number in range(last_piece + 1, len(pieces)):
+        if pieces[number].block is not None:
+            blocks.append(_reused(pieces[number], files))
+    for block in blocks:
+        if any("tally" in s for s in block.lists):
+            block.lists = merge_summaries(block.lists)
+            block.papers = sum(int(s["papers"]) for s in block.lists)  # type: ignore
+    return blocks
 
 
-def _write_json(storage: Storage, name: str, value: object) -> None:
-    _write_bytes(storage, name, json.dumps(value, ensure_ascii=False).encode("utf-8"))
-
-
-def _write_bytes(storage: Storage, name: str, data: bytes) -> None:
-    handle = storage.create_file(name)
-    try:
-        handle.write(data)
-    finally:
-        handle.close()
-
-
+def _reused(piece: Piece, files: list[Path]) -> Block:
+    """A reused block, its lists' paths as given to this build."""
+    block = piece.block
+    assert block is not None
+    lists = [dict(s, path=str(files[i])) for s, i in zip(block.lists, piece.files)]
+    return Block(block.files, block.segments, block.papers, block.size, lists)

@@ -7,7 +7,9 @@ takes a lock, builds into a temporary folder and renames it into place, so reade
 never see half an index and processes that start together build once. A folder that
 fails to open, or whose files are not the sizes the build recorded, is damaged: it is
 moved aside and rebuilt, with a notice. When no root is writable, the index is built
-in memory.
+in memory. A build takes the segments of the previous index in its root whose lists
+are unchanged (see `reuse`), except when a rebuild is asked for or an index was found
+damaged.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from whoosh.searching import Searcher
 
 from tui.core.durable import atomic_write_text, fsync_folder
 from tui.core.index.freshness import code_digest, stat_key
+from tui.core.index.reuse import FileKey, read_previous
 from tui.core.index.schema import SCHEMA_VERSION
 from tui.core.locks import holding, open_lock_file
 
@@ -86,8 +89,9 @@ def fingerprint(files: list[Path], known: dict[str, list[str]] | None = None) ->
     return digest.hexdigest()
 
 
-def _cached_fingerprint(files: list[Path], roots: list[Path]) -> str:
-    """`fingerprint`, with file digests remembered in the first index root."""
+def _cached_fingerprint(files: list[Path], roots: list[Path]) -> tuple[str, list[FileKey]]:
+    """`fingerprint`, with file digests remembered in the first index root; and each
+    file's name and digest, by which a build finds the lists it can reuse."""
     cache = roots[0] / _HASHES if roots else None
     known: dict[str, list[str]] = {}
     if cache is not None:
@@ -101,7 +105,7 @@ def _cached_fingerprint(files: list[Path], roots: list[Path]) -> str:
         with contextlib.suppress(OSError):
             cache.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(cache, json.dumps(known), durable=False)
-    return fp
+    return fp, [(path.name, known[str(path)][1]) for path in files]
 
 
 @contextlib.contextmanager
@@ -218,11 +222,20 @@ class BuildRamStorage(RamStorage):
         self.temp_folders.clear()
 
 
-def build_into(storage, files: list[Path], progress: Progress | None) -> dict[str, object]:
-    """Build (imported here: parsing and rendering cost a search nothing until needed)."""
+def build_into(storage, files: list[Path], progress: Progress | None,
+               **reuse: object) -> dict[str, object]:
+    """Build (imported here: parsing and rendering cost a search nothing until needed);
+    `reuse` is the builder's `keys` and `previous`."""
     from tui.core.index.builder import build_into as build
 
-    return build(storage, files, progress)
+    return build(storage, files, progress, **reuse)  # type: ignore[arg-type]
+
+
+def _reusable(folder: Path, meta: dict[str, object]) -> bool:
+    """Whether a previous index folder's segments may be taken into a new build: the
+    same schema and deriving code, and every file the size its build wrote it at."""
+    return (meta.get("schema") == SCHEMA_VERSION and meta.get("code") == code_digest()
+            and not changed_files(folder, meta))
 
 
 def _file_vanished(exc: BaseException) -> bool:
@@ -239,12 +252,17 @@ def _file_vanished(exc: BaseException) -> bool:
 
 
 def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress | None,
-                   fp: str) -> tuple[Index, dict[str, object], Searcher]:
+                   fp: str, keys: list[FileKey],
+                   reuse: bool) -> tuple[Index, dict[str, object], Searcher]:
+    """Build into a temporary folder and rename it into place; with `reuse`, the
+    unchanged lists' segments are taken from the previous index in `root`."""
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
     try:
-        meta = build_into(FileStorage(str(tmp)), files, progress)
-        meta.update(fingerprint=fp, schema=SCHEMA_VERSION)
+        previous = read_previous(root, name, _META, _reusable) if reuse else None
+        meta = build_into(FileStorage(str(tmp)), files, progress, keys=keys,
+                          previous=previous)
+        meta.update(fingerprint=fp, schema=SCHEMA_VERSION, code=code_digest())
         meta["sizes"] = {p.name: p.stat().st_size for p in sorted(tmp.iterdir())}
         (tmp / _META).write_text(json.dumps(meta), encoding="utf-8")
         _fsync_files(tmp)
@@ -271,9 +289,12 @@ def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress 
 def open_index(files: list[Path], roots: list[Path], progress: Progress | None = None,
                rebuild: bool = False) -> OpenIndex:
     """Open the index of `files`, building it first where needed."""
-    fp = _cached_fingerprint(files, roots)
+    fp, keys = _cached_fingerprint(files, roots)
     name = f"ix-{fp}"
     notices: list[str] = []
+    # A fresh build when asked for, or when an index was found damaged: a segment
+    # linked from another folder shares its files with it.
+    reuse = not rebuild
     for root in roots:
         folder = root / name
         if not rebuild and folder.is_dir():
@@ -292,6 +313,7 @@ def open_index(files: list[Path], roots: list[Path], progress: Progress | None =
                     return OpenIndex(ix, searcher, folder, meta, notices)
                 except Exception:  # noqa: BLE001
                     notices.append(f"index at {folder} was damaged; rebuilding it")
+                    reuse = False
                     bad = root / f".bad-{uuid.uuid4().hex[:8]}"
                     with contextlib.suppress(OSError):
                         os.rename(folder, bad)
@@ -300,7 +322,8 @@ def open_index(files: list[Path], roots: list[Path], progress: Progress | None =
                     os.rename(folder, root / f".bad-{uuid.uuid4().hex[:8]}")
             for _ in range(_BUILD_ATTEMPTS):
                 try:
-                    ix, meta, searcher = _build_on_disk(root, name, files, progress, fp)
+                    ix, meta, searcher = _build_on_disk(root, name, files, progress, fp,
+                                                          keys, reuse)
                     return OpenIndex(ix, searcher, root / name, meta, notices, built=True)
                 except _Harmed:
                     continue  # deleted or truncated by another process meanwhile

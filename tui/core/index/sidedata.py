@@ -1,0 +1,128 @@
+"""What the side files are made from, kept per segment so that a build can reuse it.
+
+Every segment the builder writes gets a record of what its papers give the side files
+(see `sidefiles`): the unstemmed words, each scored field's length per paper, each
+`text` term's document frequency, and each paper's name-sort key. It is saved beside
+the segment (`<segment id>.sides`, a name Whoosh keeps and deletes with the segment),
+so a later build that reuses the segment merges these records instead of analysing its
+papers again: the side files of an index are a function of its segments' records, in
+docnum order, whichever build wrote each segment.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from whoosh.filedb.filestore import Storage
+
+from tui.core.index.norms import norms_for
+from tui.core.index.schema import SCORED_FIELDS
+from tui.core.index.sidefiles import (
+    NAME_ORDER_FILE, NORMS_FILE, PREFIX_FANOUT, PREFIX_FILE, PREFIX_SCAN, SHORT_PREFIX,
+    WORDS_FILE,
+)
+
+SIDES_EXT = ".sides"
+"""The extension of a segment's record, after the segment's id."""
+
+
+def _empty_lengths() -> dict[str, array]:
+    return {name: array("I") for name in SCORED_FIELDS}
+
+
+@dataclass
+class SegmentData:
+    """What one segment's papers (or several segments', merged) give the side files."""
+
+    vocab: set[str] = field(default_factory=set)
+    lengths: dict[str, array] = field(default_factory=_empty_lengths)
+    """Each scored field's length per paper, in docnum order."""
+    text_df: Counter[str] = field(default_factory=Counter)
+    """Document frequency of each `text` term, for the prefix table."""
+    name_keys: list[str] = field(default_factory=list)
+    """Each paper's name-sort key, in docnum order."""
+
+    def merge(self, other: SegmentData) -> None:
+        """Add `other`'s papers after this one's."""
+        self.name_keys += other.name_keys
+        self.vocab |= other.vocab
+        for name, column in other.lengths.items():
+            self.lengths[name].extend(column)
+        self.text_df.update(other.text_df)
+
+    def to_bytes(self) -> bytes:
+        """The record as saved beside its segment."""
+        return json.dumps({
+            "vocab": sorted(self.vocab),
+            "lengths": {name: column.tolist() for name, column in self.lengths.items()},
+            "text_df": self.text_df,
+            "name_keys": self.name_keys,
+        }, ensure_ascii=False).encode("utf-8")
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SegmentData:
+        """A record saved by `to_bytes`; raises on anything else."""
+        loaded = json.loads(data.decode("utf-8"))
+        lengths = {name: array("I", loaded["lengths"][name]) for name in SCORED_FIELDS}
+        return cls(set(loaded["vocab"]), lengths, Counter(loaded["text_df"]),
+                   list(loaded["name_keys"]))
+
+
+def write_side_files(storage: Storage, data: SegmentData) -> None:
+    """Write every side file of an index whose papers, in docnum order, gave `data`."""
+    _write_json(storage, PREFIX_FILE, prefix_table(data.text_df))
+    _write_json(storage, WORDS_FILE, sorted(w for w in data.vocab if w.isalpha()))
+    for name, column in data.lengths.items():
+        _write_bytes(storage, NORMS_FILE.format(name), norms_for(column).tobytes())
+    keys = data.name_keys
+    order = array("I", sorted(range(len(keys)), key=lambda d: (keys[d], d)))
+    _write_bytes(storage, NAME_ORDER_FILE, order.tobytes())
+
+
+def prefix_table(text_df: Counter[str]) -> dict[str, list[str]]:
+    """Prefix → its `PREFIX_FANOUT` most frequent `text` terms, for every prefix of up
+    to SHORT_PREFIX letters and every longer one that starts over PREFIX_SCAN terms."""
+    starts: Counter[str] = Counter()
+    for term in text_df:
+        starts.update(term[:n] for n in range(SHORT_PREFIX + 1, len(term) + 1))
+    best: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for term, df in text_df.items():
+        for n in range(1, len(term) + 1):
+            prefix = term[:n]
+            if n <= SHORT_PREFIX or starts[prefix] > PREFIX_SCAN:
+                best[prefix].append((df, term))
+            else:
+                break  # a longer prefix starts no more terms than this one
+    return {
+        prefix: [t for _, t in sorted(cands, key=lambda c: (-c[0], c[1]))[:PREFIX_FANOUT]]
+        for prefix, cands in sorted(best.items())
+    }
+
+
+def save(storage: Storage, segment_id: str, data: SegmentData) -> None:
+    """Save `data` as the record of the segment `segment_id`."""
+    _write_bytes(storage, segment_id + SIDES_EXT, data.to_bytes())
+
+
+def load(storage: Storage, segment_id: str) -> SegmentData:
+    """The record saved for the segment `segment_id`."""
+    handle = storage.open_file(segment_id + SIDES_EXT)
+    try:
+        return SegmentData.from_bytes(handle.read())
+    finally:
+        handle.close()
+
+
+def _write_json(storage: Storage, name: str, value: object) -> None:
+    _write_bytes(storage, name, json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def _write_bytes(storage: Storage, name: str, data: bytes) -> None:
+    handle = storage.create_file(name)
+    try:
+        handle.write(data)
+    finally:
+        handle.close()
