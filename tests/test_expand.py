@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.core.index import builder
+from tui.core.index import sidedata
 from tui.core.index.analysis import stem
 from tui.core.index.library import open_library
 from tui.core.index.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
@@ -20,13 +20,13 @@ SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 def test_long_prefixes_that_start_many_terms_have_a_row() -> None:
     df = Counter({f"trans{c}{d}": 1 + ord(d) % 5 for c in "abcdefgh" for d in "abcdefgh"})
     df.update({"tree": 3, "treat": 2})
-    table = builder._prefix_table(df)
+    table = sidedata.prefix_table(df)
     assert set(table) >= {"t", "tr", "tra", "tre"}
     # 64 terms start with "tran" and "trans", 8 with each "transX": at a bound of 32,
     # only the first two are listed.
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(builder, "PREFIX_SCAN", 32)
-        table = builder._prefix_table(df)
+        mp.setattr(sidedata, "PREFIX_SCAN", 32)
+        table = sidedata.prefix_table(df)
     assert {p for p in table if len(p) > SHORT_PREFIX} == {"tran", "trans"}
     best = sorted(df, key=lambda t: (-df[t], t))[:PREFIX_FANOUT]
     assert table["trans"] == best
@@ -37,7 +37,7 @@ def test_long_prefixes_that_start_many_terms_have_a_row() -> None:
 @pytest.mark.parametrize("bound", [2, 6])
 def test_expansions_are_the_most_frequent_terms_listed_or_not(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bound: int) -> None:
-    monkeypatch.setattr(builder, "PREFIX_SCAN", bound)
+    monkeypatch.setattr(sidedata, "PREFIX_SCAN", bound)
     monkeypatch.setattr(expand, "PREFIX_SCAN", bound)
     with open_library([SEEDS], str(tmp_path / "ix"), rebuild=True) as lib:
         reader = lib.searcher.reader()
