@@ -1,0 +1,197 @@
+"""The best k papers of a query, skipping what cannot reach them, exactly.
+
+The scorer (`scorer`) gives every matching paper its score, term at a time: every
+posting of every term is scored into a dict, so a query's cost grows with the
+collection. The reader shows twenty. This module finds the same twenty, with the same
+scores in the same order, for the queries the search runs most: a disjunction of
+scored terms (typed prefixes, the any-word ranking) and a conjunction of such
+disjunctions (all the words required), with `NOT` parts.
+
+How (MaxScore, term at a time). Each term has an upper bound: boost × idf × (k1 + 1) ×
+the largest tf / (tf + norm) over its postings (kept beside the list in the posting
+cache). The terms are scored in descending bound; θ is the k-th best partial score so
+far. Once the remaining terms' bounds sum to less than θ, no paper they alone match can
+reach the top k: those terms are scored only for the papers already seen, looked up by
+bisection, and the papers whose partial score plus that sum is below θ are dropped.
+Rare terms have the high bounds, so the long lists of common words and of a prefix's
+expansions are read but not scored.
+
+Exactness. Every paper's partial score is a lower bound of its score and every sum of
+bounds an upper bound, up to rounding; comparisons keep a relative margin far wider
+than the rounding of a few thousand additions (`MARGIN`), so a paper is dropped only
+when it is strictly below the k-th best. The survivors (k, and every paper tied with
+the k-th) are then scored by the scorer itself, whose order of addition does not
+depend on which papers it is given, so each gets the very score the exhaustive path
+gives it. Ties rank by docnum (`ranked`), here and in the exhaustive path.
+
+The number of matches is exact too: the union (and intersection) of the terms'
+docnums, as sets, at C speed.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from whoosh import query as wq
+
+from tui.core.index.scorer import Scorer, Scores
+
+MARGIN = 1e-9
+"""Relative slack on every pruning comparison. Scores are sums of positive float64
+terms; n additions err by at most about n × 1.1e-16 of the sum, so 1e-9 covers queries
+of millions of terms, while no real pair of distinct scores is that close and not tied."""
+
+Ranked = list[tuple[int, float]]
+
+
+def ranked(scores: Scores, k: int | None) -> Ranked:
+    """The best `k` (all when None) (docnum, score) pairs: score descending, then
+    docnum ascending, so that equal scores always come in the same order."""
+    def key(pair: tuple[int, float]) -> tuple[float, int]:
+        return -pair[1], pair[0]
+
+    if k is None or k >= len(scores):
+        return sorted(scores.items(), key=key)
+    return heapq.nsmallest(k, scores.items(), key=key)
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    """One scored term of the query, with its bound."""
+
+    fieldname: str
+    text: str
+    boost: float
+    bound: float
+
+
+@dataclass
+class _Plan:
+    """A query the pruned path can take: papers matching every group (a disjunction
+    of terms) and none of `excluded`; the score is the sum over all groups' terms."""
+
+    groups: list[list[wq.Term]]
+    excluded: list[wq.Query]
+
+
+def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
+    """The best `k` papers for `q` as `ranked` gives them from `scorer.evaluate(q)`,
+    and how many papers `q` matches; None for a query of another shape, which the
+    caller then scores exhaustively."""
+    plan = _plan(q)
+    if plan is None or k < 1:
+        return None
+    matched = _matches(scorer, plan)
+    if not matched:
+        return [], 0
+    conjunction = len(plan.groups) > 1 or bool(plan.excluded)
+    leaves = [_Leaf(t.fieldname, _text(t), t.boost, scorer.bound(t.fieldname, _text(t), t.boost))
+              for group in plan.groups for t in group]
+    survivors = _survivors(scorer, leaves, k, matched if conjunction else None)
+    return ranked(scorer.evaluate(q, survivors), k), len(matched)
+
+
+def _plan(q: wq.Query) -> _Plan | None:
+    """`q` as groups of terms and exclusions, or None when it is of another shape."""
+    if isinstance(q, wq.And):
+        plan = _Plan([], [])
+        for child in q.subqueries:
+            if isinstance(child, wq.Not):
+                plan.excluded.append(child.query)
+                continue
+            inner = _plan(child)
+            if inner is None:
+                return None
+            plan.groups += inner.groups
+            plan.excluded += inner.excluded
+        return plan if plan.groups else None
+    terms = _terms(q)
+    return None if terms is None else _Plan([terms], [])
+
+
+def _terms(q: wq.Query) -> list[wq.Term] | None:
+    """The terms of a disjunction of terms (nested), or None for anything else."""
+    if isinstance(q, wq.Term):
+        # The bounds need positive contributions; the scorer's other nodes keep theirs.
+        return [q] if q.boost > 0 else None
+    if isinstance(q, (wq.Or, wq.DisjunctionMax)):
+        out: list[wq.Term] = []
+        for child in q.subqueries:
+            found = _terms(child)
+            if found is None:
+                return None
+            out += found
+        return out
+    return None
+
+
+def _matches(scorer: Scorer, plan: _Plan) -> set[int]:
+    """Every paper the plan matches, by set operations on the docnum arrays."""
+    def ids(term: wq.Term) -> Iterable[int]:
+        return scorer.postings(term.fieldname, _text(term))[0]
+
+    groups = sorted(plan.groups, key=lambda g: sum(len(ids(t)) for t in g))
+    matched: set[int] = set()
+    for term in groups[0]:
+        matched.update(ids(term))
+    for group in groups[1:]:
+        if not matched:
+            return matched
+        kept: set[int] = set()
+        for term in group:
+            kept.update(matched.intersection(ids(term)))
+        matched = kept
+    for query in plan.excluded:
+        if not matched:
+            break
+        matched.difference_update(scorer.evaluate(query, matched))
+    return matched
+
+
+def _survivors(scorer: Scorer, leaves: list[_Leaf], k: int,
+               within: set[int] | None) -> set[int]:
+    """Every paper that may be among the best `k` (see the module docstring), among
+    `within` when given (the conjunction's matches)."""
+    leaves = sorted((leaf for leaf in leaves if leaf.bound > 0), key=lambda f: -f.bound)
+    rest = [0.0] * (len(leaves) + 1)
+    for i in range(len(leaves) - 1, -1, -1):
+        rest[i] = rest[i + 1] + leaves[i].bound
+    grow, shrink = 1.0 + MARGIN, 1.0 - MARGIN
+    partial: dict[int, float] = {}
+    get = partial.get
+    theta, done, i = 0.0, 0.0, 0
+    # Every term scored in full while the terms left could still bring in a new paper.
+    while i < len(leaves):
+        if theta > 0 and rest[i] * grow < theta * shrink:
+            break
+        leaf = leaves[i]
+        for docnum, score in scorer.term(leaf.fieldname, leaf.text, leaf.boost,
+                                         within).items():
+            partial[docnum] = get(docnum, 0.0) + score
+        done += leaf.bound
+        i += 1
+        # θ can pass what is left only once the bounds scored do (no partial exceeds
+        # them): before that, taking the k-th best is wasted work.
+        if len(partial) >= k and rest[i] * grow < done:
+            theta = heapq.nlargest(k, partial.values())[-1]
+    # The rest only for the papers seen, those that can still reach θ.
+    alive = set(partial)
+    while i < len(leaves) and alive:
+        floor = theta * shrink
+        alive = {d for d in alive if (partial[d] + rest[i]) * grow >= floor}
+        leaf = leaves[i]
+        for docnum, score in scorer.term(leaf.fieldname, leaf.text, leaf.boost,
+                                         alive).items():
+            partial[docnum] += score
+        i += 1
+        if len(alive) >= k:
+            theta = max(theta, heapq.nlargest(k, (partial[d] for d in alive))[-1])
+    floor = theta * shrink
+    return {d for d in alive if partial[d] * grow >= floor}
+
+
+def _text(term: wq.Term) -> str:
+    text = term.text
+    return text.decode("utf-8") if isinstance(text, bytes) else text
