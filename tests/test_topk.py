@@ -4,6 +4,7 @@ same scores to the last bit, the same order (ties by docnum), the same match cou
 from __future__ import annotations
 
 import random
+from array import array
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from whoosh import query as wq
 
 from tests.conftest import SEEDS, SHARED
 from tui.core.index.library import Library, open_library
+from tui.core.index.tiers import Tier
 from tui.core.index.topk import _Leaf, _survivors, ranked, top
 from tui.core.search.query import compile_query
 from tui.core.search.search import _expanded, search
@@ -187,17 +189,20 @@ def test_other_shapes_are_left_to_the_exhaustive_scorer(corpus_library) -> None:
     assert top(scorer, wq.Term("text", "learn"), 0) is None
 
 
-class _Lists:
-    """A stand-in scorer over hand-made posting lists of dyadic scores (exact in
-    floating point), so that sums tie exactly and bounds are reached exactly."""
+def _stub(lists: dict[str, dict[int, float]]):
+    """Leaves and a scoring function over hand-made posting lists of dyadic scores
+    (exact in floating point), so that sums tie exactly and bounds are reached exactly."""
+    leaves = {}
+    for text, found in lists.items():
+        ids = array("i", sorted(found))
+        tier = Tier(ids, array("f", [found[d] for d in ids]), max(found.values()))
+        leaves[text] = _Leaf(text, tier, 1.0, tier.ratio)
 
-    def __init__(self, lists: dict[str, dict[int, float]]) -> None:
-        self.lists = lists
+    def score(leaf: _Leaf, candidates: set[int] | None) -> dict[int, float]:
+        return {d: float(s) for d, s in zip(leaf.tier.ids, leaf.tier.tfs)
+                if candidates is None or d in candidates}
 
-    def term(self, fieldname: str, text: str, boost: float,
-             candidates: set[int] | None = None) -> dict[int, float]:
-        found = self.lists[text]
-        return {d: s for d, s in found.items() if candidates is None or d in candidates}
+    return list(leaves.values()), score
 
 
 def test_survivors_keep_every_paper_that_ties_the_kth() -> None:
@@ -209,11 +214,11 @@ def test_survivors_keep_every_paper_that_ties_the_kth() -> None:
         lists = {f"t{n}": {d: rng.randint(1, levels) / levels
                            for d in rng.sample(range(docs), rng.randint(1, docs))}
                  for n in range(rng.randint(1, 6))}
-        leaves = [_Leaf("f", t, 1.0, max(found.values())) for t, found in lists.items()]
+        leaves, score = _stub(lists)
         totals: dict[int, float] = {}
         for found in lists.values():
             for d, s in found.items():
                 totals[d] = totals.get(d, 0.0) + s
         k = rng.randint(1, 6)
         best = {d for d, _ in ranked(totals, k)}
-        assert best <= _survivors(_Lists(lists), leaves, k, None)
+        assert best <= _survivors(score, leaves, k, None)

@@ -18,11 +18,14 @@ from bisect import bisect_left
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
-from operator import add, truediv
+from itertools import compress
+from operator import add, not_, truediv
+from typing import TypeVar
 
 from whoosh import query as wq
 
 from tui.core.index.norms import K1
+from tui.core.index.tiers import Tier, tiers
 from tui.core.whoosh_compat import posting_blocks
 
 _BISECT_RATIO = 16
@@ -30,18 +33,19 @@ _BISECT_RATIO = 16
 
 Scores = dict[int, float]
 Postings = tuple[array, array]
+T = TypeVar("T")
 
 
 class PostingCache:
     """Recently used posting lists, bounded by the number of postings held, each with
-    its BM25 bound once asked for (see `bound`)."""
+    what was derived from it (`beside`)."""
 
     def __init__(self, reader, max_postings: int = 4_000_000) -> None:
         self._reader = reader
         self._max = max_postings
         self._held = 0
         self._lists: OrderedDict[tuple[str, str], Postings] = OrderedDict()
-        self._bounds: dict[tuple[str, str], float] = {}
+        self._beside: dict[tuple[str, str], object] = {}
 
     def get(self, fieldname: str, text: str) -> Postings:
         key = (fieldname, text)
@@ -54,30 +58,19 @@ class PostingCache:
         self._held += len(found[0])
         while self._held > self._max and len(self._lists) > 1:
             gone, (ids, _) = self._lists.popitem(last=False)
-            self._bounds.pop(gone, None)
+            self._beside.pop(gone, None)
             self._held -= len(ids)
         return found
 
-    def bound(self, fieldname: str, text: str, norm: array | None) -> float:
-        """The largest tf / (tf + norm) over the term's postings: its BM25 score in any
-        paper is at most this times boost × idf × (k1 + 1).
-
-        Computed once, when first asked for after the list is read (C-speed maps: about
-        a third of the cost of reading the list), and kept beside the list.
-        """
+    def beside(self, fieldname: str, text: str, make: Callable[[Postings], T]) -> T:
+        """`make(postings)` of the term's list, made once and kept beside the list (and
+        forgotten with it)."""
         key = (fieldname, text)
-        ids, tfs = self.get(fieldname, text)
-        found = self._bounds.get(key)
+        postings = self.get(fieldname, text)
+        found = self._beside.get(key)
         if found is None:
-            if not ids:
-                found = 0.0
-            elif norm is None:
-                most = max(tfs)
-                found = most / (most + K1)
-            else:
-                found = max(map(truediv, tfs, map(add, tfs, map(norm.__getitem__, ids))))
-            self._bounds[key] = found
-        return found
+            found = self._beside[key] = make(postings)
+        return found  # type: ignore[return-value]
 
 
 def read_postings(reader, fieldname: str, text: str) -> Postings:
@@ -131,16 +124,18 @@ class Scorer:
         df = self.doc_frequency(fieldname, text)
         return math.log(1.0 + (self._count - df + 0.5) / (df + 0.5))
 
-    def bound(self, fieldname: str, text: str, boost: float) -> float:
-        """No paper's `term` score for this term is above this (up to rounding)."""
-        if boost <= 0:
-            raise ValueError("bounds hold for positive boosts only")
-        ratio = self._cache.bound(fieldname, text, self._norms.get(fieldname))
-        return boost * self.idf(fieldname, text) * (K1 + 1.0) * ratio
+    def scale(self, fieldname: str, text: str, boost: float) -> float:
+        """boost × idf × (k1 + 1): a posting's score over its tf / (tf + norm)."""
+        return boost * self.idf(fieldname, text) * (K1 + 1.0)
 
     def postings(self, fieldname: str, text: str) -> Postings:
         """The term's (docnums, term frequencies), docnums ascending."""
         return self._cache.get(fieldname, text)
+
+    def tiers(self, fieldname: str, text: str) -> list[Tier]:
+        """The term's postings in parts of falling impact, each with its bound (`tiers`)."""
+        norm = self._norms.get(fieldname)
+        return self._cache.beside(fieldname, text, lambda p: tiers(p[0], p[1], norm))
 
     def term(self, fieldname: str, text: str, boost: float,
              candidates: set[int] | None = None) -> Scores:
@@ -148,23 +143,33 @@ class Scorer:
         ids, tfs = self._cache.get(fieldname, text)
         if not ids:
             return {}
+        return self.score(fieldname, ids, tfs, self.scale(fieldname, text, boost), candidates)
+
+    def score(self, fieldname: str, ids: array, tfs: array, scale: float,
+              candidates: set[int] | None = None, skip: set[int] | None = None) -> Scores:
+        """BM25 scores of postings of `fieldname` (docnums ascending) whose `scale` is
+        given, for every document or only for `candidates`, leaving out those of `skip`."""
         norm = self._norms.get(fieldname)
-        scale = boost * self.idf(fieldname, text) * (K1 + 1.0)
+        if skip and candidates is not None:
+            candidates = candidates - skip
         if candidates is not None and len(candidates) * _BISECT_RATIO < len(ids):
             # Few candidates against a long list: look each one up (ids are sorted).
-            found = []
+            found_ids, found_tfs = [], []
             for docnum in candidates:
                 i = bisect_left(ids, docnum)
                 if i < len(ids) and ids[i] == docnum:
-                    found.append((docnum, tfs[i]))
-            pairs = found
-        elif candidates is not None:
-            pairs = [(d, tf) for d, tf in zip(ids, tfs) if d in candidates]
-        else:
-            pairs = zip(ids, tfs)
-        if norm is None:
-            return {d: scale * tf / (tf + K1) for d, tf in pairs}
-        return {d: scale * tf / (tf + norm[d]) for d, tf in pairs}
+                    found_ids.append(docnum)
+                    found_tfs.append(tfs[i])
+            ids, tfs = found_ids, found_tfs
+        elif candidates is not None or skip:
+            # Selected at C speed: a Python loop over the list costs twice as much.
+            keep = (list(map(candidates.__contains__, ids)) if candidates is not None
+                    else list(map(not_, map(skip.__contains__, ids))))  # type: ignore[union-attr]
+            ids, tfs = list(compress(ids, keep)), list(compress(tfs, keep))
+        # scale * tf / (tf + norm[d]), as maps (the same operations in the same order,
+        # so the same bits) rather than a comprehension: about twice as fast.
+        lengths = map(K1.__add__, tfs) if norm is None else map(add, tfs, map(norm.__getitem__, ids))
+        return dict(zip(ids, map(truediv, map(scale.__mul__, tfs), lengths)))
 
     def cost(self, q: wq.Query) -> int:
         """About how many postings evaluating `q` reads: the order for intersections."""
@@ -237,10 +242,12 @@ class Scorer:
         if not parts:
             return {}
         scores = dict(parts[0])
-        get = scores.get
         for other in parts[1:]:
-            for docnum, score in other.items():
-                scores[docnum] = get(docnum, 0.0) + score
+            # Only the papers in both are added in Python; the others are copied at C
+            # speed. (a + b is b + a to the bit: the order of addition is kept.)
+            summed = {d: scores[d] + other[d] for d in scores.keys() & other.keys()}
+            scores.update(other)
+            scores.update(summed)
         return scores
 
     def _matched_by_whoosh(self, q: wq.Query, candidates: set[int] | None) -> Scores:

@@ -7,14 +7,15 @@ scores in the same order, for the queries the search runs most: a disjunction of
 scored terms (typed prefixes, the any-word ranking) and a conjunction of such
 disjunctions (all the words required), with `NOT` parts.
 
-How (MaxScore, term at a time). Each term has an upper bound: boost × idf × (k1 + 1) ×
-the largest tf / (tf + norm) over its postings (kept beside the list in the posting
-cache). The terms are scored in descending bound; θ is the k-th best partial score so
-far. Once the remaining terms' bounds sum to less than θ, no paper they alone match can
-reach the top k: those terms are scored only for the papers already seen, looked up by
-bisection, and the papers whose partial score plus that sum is below θ are dropped.
-Rare terms have the high bounds, so the long lists of common words and of a prefix's
-expansions are read but not scored.
+How (MaxScore, term at a time). Each term's postings come in parts of falling impact
+(`tiers`), each with an upper bound: boost × idf × (k1 + 1) × its largest
+tf / (tf + norm) (kept beside the list in the posting cache). The parts are scored in
+descending bound; θ is the k-th best partial score so far. Once the remaining parts'
+bounds sum to less than θ, no paper they alone match can reach the top k: those parts
+are scored only for the papers already seen, looked up by bisection, and the papers
+whose partial score plus that sum is below θ are dropped. Rare terms and the few
+postings of a common term that score high have the high bounds, so the bulk of the
+long lists (common words, a prefix's expansions) is read but not scored.
 
 Exactness. Every paper's partial score is a lower bound of its score and every sum of
 bounds an upper bound, up to rounding; comparisons keep a relative margin far wider
@@ -31,17 +32,22 @@ docnums, as sets, at C speed.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from whoosh import query as wq
 
 from tui.core.index.scorer import Scorer, Scores
+from tui.core.index.tiers import Tier
 
 MARGIN = 1e-9
 """Relative slack on every pruning comparison. Scores are sums of positive float64
 terms; n additions err by at most about n × 1.1e-16 of the sum, so 1e-9 covers queries
 of millions of terms, while no real pair of distinct scores is that close and not tied."""
+
+_SMALL = 64
+"""Postings that cost about as much as starting to score a list: so that among short
+lists the order is by bound."""
 
 Ranked = list[tuple[int, float]]
 
@@ -59,12 +65,19 @@ def ranked(scores: Scores, k: int | None) -> Ranked:
 
 @dataclass(frozen=True)
 class _Leaf:
-    """One scored term of the query, with its bound."""
+    """Part of one scored term's postings (see `tiers`), with its bound."""
 
     fieldname: str
-    text: str
-    boost: float
+    tier: Tier
+    scale: float
+    """boost × idf × (k1 + 1): a posting's score over its tf / (tf + norm)."""
     bound: float
+    """No posting here scores more, up to rounding."""
+
+    @property
+    def size(self) -> int:
+        """How many postings the part has."""
+        return len(self.tier.ids) - len(self.tier.skip or ())
 
 
 @dataclass
@@ -87,9 +100,20 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
     if not matched:
         return [], 0
     conjunction = len(plan.groups) > 1 or bool(plan.excluded)
-    leaves = [_Leaf(t.fieldname, _text(t), t.boost, scorer.bound(t.fieldname, _text(t), t.boost))
-              for group in plan.groups for t in group]
-    survivors = _survivors(scorer, leaves, k, matched if conjunction else None)
+    leaves = []
+    for group in plan.groups:
+        for term in group:
+            text = _text(term)
+            scale = scorer.scale(term.fieldname, text, term.boost)
+            leaves += [_Leaf(term.fieldname, tier, scale, scale * tier.ratio)
+                       for tier in scorer.tiers(term.fieldname, text)]
+
+    def score(leaf: _Leaf, candidates: set[int] | None) -> Scores:
+        tier = leaf.tier
+        return scorer.score(leaf.fieldname, tier.ids, tier.tfs, leaf.scale, candidates,
+                            tier.skip)
+
+    survivors = _survivors(score, leaves, k, matched if conjunction else None)
     return ranked(scorer.evaluate(q, survivors), k), len(matched)
 
 
@@ -150,46 +174,67 @@ def _matches(scorer: Scorer, plan: _Plan) -> set[int]:
     return matched
 
 
-def _survivors(scorer: Scorer, leaves: list[_Leaf], k: int,
-               within: set[int] | None) -> set[int]:
+def _survivors(score: Callable[[_Leaf, set[int] | None], Scores], leaves: list[_Leaf],
+               k: int, within: set[int] | None) -> set[int]:
     """Every paper that may be among the best `k` (see the module docstring), among
-    `within` when given (the conjunction's matches)."""
-    leaves = sorted((leaf for leaf in leaves if leaf.bound > 0), key=lambda f: -f.bound)
-    rest = [0.0] * (len(leaves) + 1)
-    for i in range(len(leaves) - 1, -1, -1):
-        rest[i] = rest[i + 1] + leaves[i].bound
+    `within` when given (the conjunction's matches); `score(leaf, candidates)` scores
+    a leaf's postings, of all papers or of the candidates only."""
+    # Any order is right; this one is fast. What is scored in full should be the parts
+    # that bring the most bound for their postings (rare terms, top parts): then the
+    # long lists, left for last, are what the bounds left sum over when θ passes them.
+    leaves = sorted((leaf for leaf in leaves if leaf.bound > 0),
+                    key=lambda f: -f.bound / (f.size + _SMALL))
+    rest = _suffix_sums(leaves)
     grow, shrink = 1.0 + MARGIN, 1.0 - MARGIN
     partial: dict[int, float] = {}
-    get = partial.get
     theta, done, i = 0.0, 0.0, 0
-    # Every term scored in full while the terms left could still bring in a new paper.
+    fresh = 0
+    """Postings added since θ was last taken."""
+    # Every part scored in full while the parts left could still bring in a new paper.
     while i < len(leaves):
+        leaf = leaves[i]
+        # θ can pass what is left only once the bounds scored do (no partial exceeds
+        # them); and it is taken again only when what came in since, or the part about
+        # to be scored, is worth a pass over the partial scores.
+        if fresh and len(partial) >= k and rest[i] * grow < done \
+                and (fresh + leaf.size) * 4 >= len(partial):
+            theta, fresh = heapq.nlargest(k, partial.values())[-1], 0
         if theta > 0 and rest[i] * grow < theta * shrink:
             break
-        leaf = leaves[i]
-        for docnum, score in scorer.term(leaf.fieldname, leaf.text, leaf.boost,
-                                         within).items():
-            partial[docnum] = get(docnum, 0.0) + score
+        scored = score(leaf, within)
+        # Papers already seen are added in Python, new ones copied at C speed.
+        summed = {d: partial[d] + scored[d] for d in partial.keys() & scored.keys()}
+        partial.update(scored)
+        partial.update(summed)
+        fresh += len(scored)
         done += leaf.bound
         i += 1
-        # θ can pass what is left only once the bounds scored do (no partial exceeds
-        # them): before that, taking the k-th best is wasted work.
-        if len(partial) >= k and rest[i] * grow < done:
-            theta = heapq.nlargest(k, partial.values())[-1]
-    # The rest only for the papers seen, those that can still reach θ.
+    if fresh and len(partial) >= k:
+        theta = heapq.nlargest(k, partial.values())[-1]
+    # The rest only for the papers seen, those that can still reach θ: the highest
+    # bounds first, so that what is left, and the papers that can still reach θ,
+    # shrink fastest.
+    leaves[i:] = sorted(leaves[i:], key=lambda f: -f.bound)
+    rest[i:] = _suffix_sums(leaves[i:])
     alive = set(partial)
     while i < len(leaves) and alive:
         floor = theta * shrink
         alive = {d for d in alive if (partial[d] + rest[i]) * grow >= floor}
-        leaf = leaves[i]
-        for docnum, score in scorer.term(leaf.fieldname, leaf.text, leaf.boost,
-                                         alive).items():
-            partial[docnum] += score
+        for docnum, value in score(leaves[i], alive).items():
+            partial[docnum] += value
         i += 1
         if len(alive) >= k:
             theta = max(theta, heapq.nlargest(k, (partial[d] for d in alive))[-1])
     floor = theta * shrink
     return {d for d in alive if partial[d] * grow >= floor}
+
+
+def _suffix_sums(leaves: list[_Leaf]) -> list[float]:
+    """For each i, the sum of the bounds of leaves[i:] (one more entry: 0)."""
+    rest = [0.0] * (len(leaves) + 1)
+    for i in range(len(leaves) - 1, -1, -1):
+        rest[i] = rest[i + 1] + leaves[i].bound
+    return rest
 
 
 def _text(term: wq.Term) -> str:
