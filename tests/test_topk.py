@@ -11,7 +11,9 @@ import pytest
 from whoosh import query as wq
 
 from tests.conftest import SEEDS, SHARED
+from tui.core.index import tiers, topk
 from tui.core.index.library import Library, open_library
+from tui.core.index.members import Selection, byte_map
 from tui.core.index.tiers import Tier
 from tui.core.index.topk import _Leaf, _survivors, ranked, top
 from tui.core.search.query import compile_query
@@ -123,16 +125,67 @@ def _check(library: Library, q: wq.Query, k: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize("which", ["corpus_library", "tied_library"])
-def test_random_queries_rank_as_the_exhaustive_scorer(request, which: str) -> None:
-    library = request.getfixturevalue(which)
+def _check_random(library: Library, seed: str, count: int) -> None:
     vocabulary = _vocabulary(library)
-    rng = random.Random(f"topk-{which}")
+    rng = random.Random(seed)
     taken = 0
-    for _ in range(300):
+    for _ in range(count):
         q = _random_query(rng, vocabulary)
         taken += _check(library, q, rng.choice(KS))
-    assert taken == 300  # every shape drawn is one the pruned path takes
+    assert taken == count  # every shape drawn is one the pruned path takes
+
+
+@pytest.mark.parametrize("which", ["corpus_library", "tied_library"])
+@pytest.mark.parametrize("counted", ["as sets", "as byte maps, kept", "as byte maps, marked"])
+def test_random_queries_rank_as_the_exhaustive_scorer(request, monkeypatch, which: str,
+                                                      counted: str) -> None:
+    """Matches counted each way the pruned path can count them."""
+    library = request.getfixturevalue(which)
+    if counted == "as sets":
+        monkeypatch.setattr(topk, "SPARSE", 0)
+    else:
+        monkeypatch.setattr(topk, "SPARSE", 10**9)
+        monkeypatch.setattr(topk, "LONG", 10**9 if counted.endswith("kept") else 1)
+    _check_random(library, f"topk-{which}-{counted}", 200)
+
+
+def test_lists_split_fine_rank_as_the_exhaustive_scorer(corpus_library, monkeypatch) -> None:
+    """Nearly every list in impact parts (`tiers`), so that pruning looks most up."""
+    monkeypatch.setattr(tiers, "SPLIT_FROM", 4)
+    monkeypatch.setattr(tiers, "TOP_SHARE", 1 / 4)
+    library = open_library([str(p) for p in corpus_library.files],
+                           str(corpus_library.index_path))
+    try:
+        words = _vocabulary(library)["text"][:50]
+        assert any(len(library.scorer.tiers("text", t)) > 1 for t in words)
+        _check_random(library, "topk-split", 200)
+    finally:
+        library.close()
+
+
+def test_a_split_list_s_parts_hold_each_posting_once(corpus_library) -> None:
+    scorer = corpus_library.scorer
+    reader = corpus_library.searcher.reader()
+    common = max(_vocabulary(corpus_library)["text"],
+                 key=lambda t: reader.doc_frequency("text", t))
+    parts = tiers.tiers(*scorer.postings("text", common), scorer.norms["text"])
+    assert len(parts) == 2
+    whole = scorer.term("text", common, 1.0)
+    scale = scorer.scale("text", common, 1.0)
+    scored = [scorer.score("text", p.ids, p.tfs, scale, None, p.below) for p in parts]
+    assert not scored[0].keys() & scored[1].keys()
+    assert {**scored[0], **scored[1]} == whole
+    assert max(scored[1].values()) <= parts[1].ratio * scale < max(scored[0].values())
+
+
+def test_byte_maps_hold_their_papers() -> None:
+    rng = random.Random(3)
+    for size in (1, 9, 1000):
+        chosen = set(rng.sample(range(size), rng.randint(0, size)))
+        selection = Selection.of(byte_map(chosen, size), size)
+        assert selection.count == len(chosen)
+        assert selection.docnums == chosen
+        assert [d for d in range(size) if selection.marks[d]] == sorted(chosen)
 
 
 @pytest.mark.parametrize("which", ["corpus_library", "tied_library"])
@@ -187,6 +240,8 @@ def test_other_shapes_are_left_to_the_exhaustive_scorer(corpus_library) -> None:
     assert top(scorer, wq.Or([wq.And([wq.Term("text", "a"), wq.Term("text", "b")])]), 5) is None
     assert top(scorer, wq.Term("text", "learn", boost=0.0), 5) is None
     assert top(scorer, wq.Term("text", "learn"), 0) is None
+    phrase = wq.Not(wq.Phrase("text", ["neural", "network"]))
+    assert top(scorer, wq.And([wq.Term("text", "learn"), phrase]), 5) is None
 
 
 def _stub(lists: dict[str, dict[int, float]]):

@@ -19,13 +19,14 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable
 from itertools import compress
-from operator import add, not_, truediv
+from operator import add, truediv
 from typing import TypeVar
 
 from whoosh import query as wq
 
+from tui.core.index.members import Selection, byte_map
 from tui.core.index.norms import K1
-from tui.core.index.tiers import Tier, tiers
+from tui.core.index.tiers import Tier, ratios, tiers
 from tui.core.whoosh_compat import posting_blocks
 
 _BISECT_RATIO = 16
@@ -37,15 +38,15 @@ T = TypeVar("T")
 
 
 class PostingCache:
-    """Recently used posting lists, bounded by the number of postings held, each with
-    what was derived from it (`beside`)."""
+    """Recently used posting lists, bounded by what they hold (counted in postings),
+    each with what was derived from it (`beside`)."""
 
     def __init__(self, reader, max_postings: int = 4_000_000) -> None:
         self._reader = reader
         self._max = max_postings
         self._held = 0
         self._lists: OrderedDict[tuple[str, str], Postings] = OrderedDict()
-        self._beside: dict[tuple[str, str], object] = {}
+        self._beside: dict[tuple[str, str], dict[str, tuple[object, int]]] = {}
 
     def get(self, fieldname: str, text: str) -> Postings:
         key = (fieldname, text)
@@ -55,22 +56,30 @@ class PostingCache:
             return found
         found = read_postings(self._reader, fieldname, text)
         self._lists[key] = found
-        self._held += len(found[0])
-        while self._held > self._max and len(self._lists) > 1:
-            gone, (ids, _) = self._lists.popitem(last=False)
-            self._beside.pop(gone, None)
-            self._held -= len(ids)
+        self._hold(len(found[0]))
         return found
 
-    def beside(self, fieldname: str, text: str, make: Callable[[Postings], T]) -> T:
-        """`make(postings)` of the term's list, made once and kept beside the list (and
-        forgotten with it)."""
+    def beside(self, fieldname: str, text: str, kind: str,
+               make: Callable[[Postings], tuple[T, int]]) -> T:
+        """What `make(postings)` gives of the term's list: (a value, what it holds in
+        postings' worth of memory); made once per `kind`, kept beside the list and
+        forgotten with it."""
         key = (fieldname, text)
         postings = self.get(fieldname, text)
-        found = self._beside.get(key)
+        derived = self._beside.setdefault(key, {})
+        found = derived.get(kind)
         if found is None:
-            found = self._beside[key] = make(postings)
-        return found  # type: ignore[return-value]
+            found = derived[kind] = make(postings)
+            self._hold(found[1])
+        return found[0]  # type: ignore[return-value]
+
+    def _hold(self, count: int) -> None:
+        """Count `count` more postings' worth held; forget the least recently used
+        lists while over the bound (never the last one used)."""
+        self._held += count
+        while self._held > self._max and len(self._lists) > 1:
+            gone, (ids, _) = self._lists.popitem(last=False)
+            self._held -= len(ids) + sum(c for _, c in self._beside.pop(gone, {}).values())
 
 
 def read_postings(reader, fieldname: str, text: str) -> Postings:
@@ -135,7 +144,24 @@ class Scorer:
     def tiers(self, fieldname: str, text: str) -> list[Tier]:
         """The term's postings in parts of falling impact, each with its bound (`tiers`)."""
         norm = self._norms.get(fieldname)
-        return self._cache.beside(fieldname, text, lambda p: tiers(p[0], p[1], norm))
+
+        def make(postings: Postings) -> tuple[list[Tier], int]:
+            made = tiers(postings[0], postings[1], norm)
+            # A split list's top part is a copy.
+            return made, len(made[0].ids) if len(made) > 1 else 0
+
+        return self._cache.beside(fieldname, text, "tiers", make)
+
+    @property
+    def size(self) -> int:
+        """How many docnums there are (deleted papers included)."""
+        return self._count
+
+    def byte_map(self, fieldname: str, text: str) -> int:
+        """The term's papers as a byte map (`members`); made for long lists, kept."""
+        size = self._count
+        return self._cache.beside(fieldname, text, "byte map",
+                                  lambda p: (byte_map(p[0], size), size // 8))
 
     def term(self, fieldname: str, text: str, boost: float,
              candidates: set[int] | None = None) -> Scores:
@@ -146,13 +172,15 @@ class Scorer:
         return self.score(fieldname, ids, tfs, self.scale(fieldname, text, boost), candidates)
 
     def score(self, fieldname: str, ids: array, tfs: array, scale: float,
-              candidates: set[int] | None = None, skip: set[int] | None = None) -> Scores:
+              candidates: set[int] | Selection | None = None,
+              below: float | None = None) -> Scores:
         """BM25 scores of postings of `fieldname` (docnums ascending) whose `scale` is
-        given, for every document or only for `candidates`, leaving out those of `skip`."""
+        given, for every document or only for `candidates`, and only the postings whose
+        tf / (tf + norm) is below `below` when given (a part of a list, see `tiers`)."""
         norm = self._norms.get(fieldname)
-        if skip and candidates is not None:
-            candidates = candidates - skip
-        if candidates is not None and len(candidates) * _BISECT_RATIO < len(ids):
+        if isinstance(candidates, Selection) and candidates.count * _BISECT_RATIO < len(ids):
+            candidates = candidates.docnums
+        if isinstance(candidates, set) and len(candidates) * _BISECT_RATIO < len(ids):
             # Few candidates against a long list: look each one up (ids are sorted).
             found_ids, found_tfs = [], []
             for docnum in candidates:
@@ -161,14 +189,19 @@ class Scorer:
                     found_ids.append(docnum)
                     found_tfs.append(tfs[i])
             ids, tfs = found_ids, found_tfs
-        elif candidates is not None or skip:
+        elif candidates is not None:
             # Selected at C speed: a Python loop over the list costs twice as much.
-            keep = (list(map(candidates.__contains__, ids)) if candidates is not None
-                    else list(map(not_, map(skip.__contains__, ids))))  # type: ignore[union-attr]
+            member = (candidates.marks.__getitem__ if isinstance(candidates, Selection)
+                      else candidates.__contains__)
+            keep = list(map(member, ids))
+            ids, tfs = list(compress(ids, keep)), list(compress(tfs, keep))
+        if below is not None:
+            keep = list(map(below.__gt__, ratios(ids, tfs, norm)))
             ids, tfs = list(compress(ids, keep)), list(compress(tfs, keep))
         # scale * tf / (tf + norm[d]), as maps (the same operations in the same order,
         # so the same bits) rather than a comprehension: about twice as fast.
-        lengths = map(K1.__add__, tfs) if norm is None else map(add, tfs, map(norm.__getitem__, ids))
+        lengths = (map(K1.__add__, tfs) if norm is None
+                   else map(add, tfs, map(norm.__getitem__, ids)))
         return dict(zip(ids, map(truediv, map(scale.__mul__, tfs), lengths)))
 
     def cost(self, q: wq.Query) -> int:

@@ -8,8 +8,8 @@ list be looked up for a few papers instead of scored in full.
 
 The split is made once per list at C speed (maps and `itertools.compress`) and kept
 beside the list in the posting cache. Only the top part is copied: the rest is the
-whole list less the top part's papers, so a split costs a few passes over the list
-and a sixteenth of its memory.
+whole list's postings below the cut, so a split costs a few passes over the list and
+a sixteenth of its memory.
 """
 
 from __future__ import annotations
@@ -33,13 +33,15 @@ _SAMPLE = 1024
 @dataclass(frozen=True)
 class Tier:
     """Part of a term's postings: those of `ids` (docnums ascending, with their term
-    frequencies `tfs`) whose paper is not in `skip`."""
+    frequencies `tfs`) whose tf / (tf + norm) is below `below` (all when None)."""
 
     ids: array
     tfs: array
     ratio: float
     """No posting of the part has a larger tf / (tf + norm)."""
-    skip: set[int] | None = None
+    below: float | None = None
+    size: int = -1
+    """How many postings the part has (-1: all of `ids`)."""
 
 
 def ratios(ids: Sequence[int], tfs: Sequence[float], norm: Sequence[float] | None,
@@ -65,6 +67,8 @@ def tiers(ids: array, tfs: array, norm: Sequence[float] | None) -> list[Tier]:
     top = array("i", compress(ids, high))
     if len(top) == len(ids):  # the cut is the smallest ratio: nothing to split off
         return [whole]
-    # The rest are below the cut, so it bounds them.
+    # The rest are below the cut, so it bounds them; they are the whole list less the
+    # top part, told apart by the same ratios computed the same way (`ratios`), so
+    # that every posting is in exactly one part and only the top part is copied.
     return [Tier(top, array("f", compress(tfs, high)), whole.ratio),
-            Tier(ids, tfs, cut, set(top))]
+            Tier(ids, tfs, cut, cut, len(ids) - len(top))]

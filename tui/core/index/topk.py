@@ -26,17 +26,21 @@ depend on which papers it is given, so each gets the very score the exhaustive p
 gives it. Ties rank by docnum (`ranked`), here and in the exhaustive path.
 
 The number of matches is exact too: the union (and intersection) of the terms'
-docnums, as sets, at C speed.
+docnums, as byte maps at C speed (`members`).
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
+from array import array
+from collections import deque
+from collections.abc import Callable
+from itertools import compress, repeat
 from dataclasses import dataclass
 
 from whoosh import query as wq
 
+from tui.core.index.members import Selection
 from tui.core.index.scorer import Scorer, Scores
 from tui.core.index.tiers import Tier
 
@@ -45,6 +49,13 @@ MARGIN = 1e-9
 terms; n additions err by at most about n × 1.1e-16 of the sum, so 1e-9 covers queries
 of millions of terms, while no real pair of distinct scores is that close and not tied."""
 
+LONG = 4
+"""A list of at least 1/LONG of the papers keeps its byte map (n bytes: at most half
+the memory of the list itself, which the posting cache counts); a shorter list's
+papers are marked afresh by each query."""
+SPARSE = 32
+"""Fewer postings in all than 1/SPARSE of the papers: the matches are counted as a
+set (a hash per posting costs less than passes over every docnum)."""
 _SMALL = 64
 """Postings that cost about as much as starting to score a list: so that among short
 lists the order is by bound."""
@@ -77,7 +88,7 @@ class _Leaf:
     @property
     def size(self) -> int:
         """How many postings the part has."""
-        return len(self.tier.ids) - len(self.tier.skip or ())
+        return len(self.tier.ids) if self.tier.size < 0 else self.tier.size
 
 
 @dataclass
@@ -96,8 +107,11 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
     plan = _plan(q)
     if plan is None or k < 1:
         return None
-    matched = _matches(scorer, plan)
-    if not matched:
+    selected = _matches(scorer, plan)
+    if selected is None:
+        return None
+    count = selected.count if isinstance(selected, Selection) else len(selected)
+    if not count:
         return [], 0
     conjunction = len(plan.groups) > 1 or bool(plan.excluded)
     leaves = []
@@ -108,13 +122,13 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
             leaves += [_Leaf(term.fieldname, tier, scale, scale * tier.ratio)
                        for tier in scorer.tiers(term.fieldname, text)]
 
-    def score(leaf: _Leaf, candidates: set[int] | None) -> Scores:
+    def score(leaf: _Leaf, candidates: set[int] | Selection | None) -> Scores:
         tier = leaf.tier
         return scorer.score(leaf.fieldname, tier.ids, tier.tfs, leaf.scale, candidates,
-                            tier.skip)
+                            tier.below)
 
-    survivors = _survivors(score, leaves, k, matched if conjunction else None)
-    return ranked(scorer.evaluate(q, survivors), k), len(matched)
+    survivors = _survivors(score, leaves, k, selected if conjunction else None)
+    return ranked(scorer.evaluate(q, survivors), k), count
 
 
 def _plan(q: wq.Query) -> _Plan | None:
@@ -151,31 +165,71 @@ def _terms(q: wq.Query) -> list[wq.Term] | None:
     return None
 
 
-def _matches(scorer: Scorer, plan: _Plan) -> set[int]:
-    """Every paper the plan matches, by set operations on the docnum arrays."""
-    def ids(term: wq.Term) -> Iterable[int]:
+def _matches(scorer: Scorer, plan: _Plan) -> set[int] | Selection | None:
+    """Every paper the plan matches; None when an exclusion is not a disjunction of
+    terms. Few postings in all: a set; else a byte map (`members`), whose passes over
+    every docnum cost less than a hash per posting."""
+    excluded = []
+    for query in plan.excluded:
+        terms = _terms(query)
+        if terms is None:
+            return None
+        excluded.append(terms)
+    postings = sum(len(scorer.postings(t.fieldname, _text(t))[0])
+                   for group in plan.groups + excluded for t in group)
+    if postings * SPARSE < scorer.size:
+        return _matching_set(scorer, plan.groups, excluded)
+    matched = -1  # every paper
+    for group in plan.groups:
+        matched &= _union(scorer, group)
+    for terms in excluded:
+        matched &= ~_union(scorer, terms)
+    return Selection.of(matched, scorer.size)
+
+
+def _matching_set(scorer: Scorer, groups: list[list[wq.Term]],
+                  excluded: list[list[wq.Term]]) -> set[int]:
+    """The papers in every one of `groups` and none of `excluded`, by set operations."""
+    def ids(term: wq.Term) -> array:
         return scorer.postings(term.fieldname, _text(term))[0]
 
-    groups = sorted(plan.groups, key=lambda g: sum(len(ids(t)) for t in g))
+    groups = sorted(groups, key=lambda g: sum(len(ids(t)) for t in g))
     matched: set[int] = set()
     for term in groups[0]:
         matched.update(ids(term))
     for group in groups[1:]:
-        if not matched:
-            return matched
         kept: set[int] = set()
         for term in group:
             kept.update(matched.intersection(ids(term)))
         matched = kept
-    for query in plan.excluded:
-        if not matched:
-            break
-        matched.difference_update(scorer.evaluate(query, matched))
+    for terms in excluded:
+        for term in terms:
+            matched.difference_update(ids(term))
     return matched
 
 
-def _survivors(score: Callable[[_Leaf, set[int] | None], Scores], leaves: list[_Leaf],
-               k: int, within: set[int] | None) -> set[int]:
+def _union(scorer: Scorer, terms: list[wq.Term]) -> int:
+    """The papers of any of `terms`, as a byte map: long lists' maps are kept (see
+    `members`), short lists are marked afresh."""
+    size = scorer.size
+    union, marks = 0, None
+    for term in terms:
+        text = _text(term)
+        ids = scorer.postings(term.fieldname, text)[0]
+        if len(ids) * LONG >= size:
+            union |= scorer.byte_map(term.fieldname, text)
+        elif ids:
+            if marks is None:
+                marks = bytearray(size)
+            deque(map(marks.__setitem__, ids, repeat(1)), maxlen=0)
+    if marks is not None:
+        union |= int.from_bytes(marks, "little")
+    return union
+
+
+def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
+               leaves: list[_Leaf], k: int, within: set[int] | Selection | None,
+               ) -> set[int]:
     """Every paper that may be among the best `k` (see the module docstring), among
     `within` when given (the conjunction's matches); `score(leaf, candidates)` scores
     a leaf's postings, of all papers or of the candidates only."""
@@ -217,16 +271,26 @@ def _survivors(score: Callable[[_Leaf, set[int] | None], Scores], leaves: list[_
     leaves[i:] = sorted(leaves[i:], key=lambda f: -f.bound)
     rest[i:] = _suffix_sums(leaves[i:])
     alive = set(partial)
+    value_of = partial.__getitem__
     while i < len(leaves) and alive:
-        floor = theta * shrink
-        alive = {d for d in alive if (partial[d] + rest[i]) * grow >= floor}
-        for docnum, value in score(leaves[i], alive).items():
-            partial[docnum] += value
+        alive = _reaching(alive, value_of, theta, rest[i])
+        scored = score(leaves[i], alive)
+        partial.update({d: partial[d] + scored[d] for d in scored})
         i += 1
         if len(alive) >= k:
-            theta = max(theta, heapq.nlargest(k, (partial[d] for d in alive))[-1])
-    floor = theta * shrink
-    return {d for d in alive if partial[d] * grow >= floor}
+            theta = max(theta, heapq.nlargest(k, map(value_of, alive))[-1])
+    return _reaching(alive, value_of, theta, 0.0)
+
+
+def _reaching(docs: set[int], value_of: Callable[[int], float], theta: float,
+              rest: float) -> set[int]:
+    """The papers of `docs` whose partial score plus `rest` may reach `theta` (with the
+    margin on the safe side), selected at C speed."""
+    need = theta * (1.0 - MARGIN) / (1.0 + MARGIN) - rest * (1.0 + MARGIN)
+    if need <= 0:
+        return docs
+    ordered = list(docs)
+    return set(compress(ordered, map(need.__le__, map(value_of, ordered))))
 
 
 def _suffix_sums(leaves: list[_Leaf]) -> list[float]:
