@@ -158,6 +158,13 @@ def test_lists_split_fine_rank_as_the_exhaustive_scorer(corpus_library, monkeypa
     try:
         words = _vocabulary(library)["text"][:50]
         assert any(len(library.scorer.tiers("text", t)) > 1 for t in words)
+        norm = library.scorer.norms["text"]
+        for word in words:  # each part's bound holds for each of its postings
+            for part in library.scorer.tiers("text", word):
+                impact = tiers.ratios(part.ids, part.tfs, norm)
+                held = [r for r in impact if part.below is None or r < part.below]
+                assert len(held) == (part.size if part.size >= 0 else len(part.ids))
+                assert max(held) <= part.ratio
         _check_random(library, "topk-split", 200)
     finally:
         library.close()
