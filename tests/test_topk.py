@@ -47,6 +47,13 @@ def _write(folder: Path, abstracts: list[str], per_list: int = 400) -> Path:
     return folder
 
 
+@pytest.fixture(autouse=True)
+def _prune_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prune however few papers match (the search scores few matches all, `topk.FEW`):
+    these corpora are small, and pruning is what is tested."""
+    monkeypatch.setattr(topk, "FEW", 0)
+
+
 @pytest.fixture(scope="module")
 def corpus_library(tmp_path_factory: pytest.TempPathFactory):
     """Real abstracts as they are."""
@@ -136,7 +143,8 @@ def _check_random(library: Library, seed: str, count: int) -> None:
 
 
 @pytest.mark.parametrize("which", ["corpus_library", "tied_library"])
-@pytest.mark.parametrize("counted", ["as sets", "as byte maps, kept", "as byte maps, marked"])
+@pytest.mark.parametrize("counted", ["as sets", "as byte maps, kept",
+                                     "as byte maps, kept and marked"])
 def test_random_queries_rank_as_the_exhaustive_scorer(request, monkeypatch, which: str,
                                                       counted: str) -> None:
     """Matches counted each way the pruned path can count them."""
@@ -145,7 +153,8 @@ def test_random_queries_rank_as_the_exhaustive_scorer(request, monkeypatch, whic
         monkeypatch.setattr(topk, "SPARSE", 0)
     else:
         monkeypatch.setattr(topk, "SPARSE", 10**9)
-        monkeypatch.setattr(topk, "LONG", 10**9 if counted.endswith("kept") else 1)
+        # Every list kept as a byte map; or only those of 1/64 of the papers or more.
+        monkeypatch.setattr(topk, "LONG", 10**9 if counted.endswith("kept") else 64)
     _check_random(library, f"topk-{which}-{counted}", 200)
 
 
@@ -224,7 +233,11 @@ def test_typed_queries_rank_as_the_exhaustive_scorer(request, which: str) -> Non
                     _check(library, q, k)
 
 
-def test_the_search_gives_the_same_hits_pruned_or_not(corpus_library, monkeypatch) -> None:
+@pytest.mark.parametrize("few", [0, 4])
+def test_the_search_gives_the_same_hits_pruned_or_not(corpus_library, monkeypatch,
+                                                      few: int) -> None:
+    monkeypatch.setattr(topk, "FEW", few)
+
     def run(query: str) -> tuple[list[tuple[int, float]], int]:
         result = search(corpus_library, query, limit=20, typing=True)
         return [(h.docnum, h.score) for h in result.hits], result.total
