@@ -10,12 +10,18 @@ disjunctions (all the words required), with `NOT` parts.
 How (MaxScore, term at a time). Each term's postings come in parts of falling impact
 (`tiers`), each with an upper bound: boost × idf × (k1 + 1) × its largest
 tf / (tf + norm) (kept beside the list in the posting cache). The parts are scored in
-descending bound; θ is the k-th best partial score so far. Once the remaining parts'
-bounds sum to less than θ, no paper they alone match can reach the top k: those parts
-are scored only for the papers already seen, looked up by bisection, and the papers
-whose partial score plus that sum is below θ are dropped. Rare terms and the few
+full one after another, those that bring the most bound for their postings first; θ is
+the k-th best partial score so far. Once the remaining parts' bounds sum to less than
+θ, no paper they alone match can reach the top k: those parts are scored only for the
+papers already seen, looked up by bisection, highest bound first, and the papers whose
+partial score plus the bounds left is below θ are dropped. Rare terms and the few
 postings of a common term that score high have the high bounds, so the bulk of the
-long lists (common words, a prefix's expansions) is read but not scored.
+long lists (common words, a prefix's expansions) is read but not scored. Any order of
+the parts is exact (only the sums of the bounds left count); this one is fast.
+
+Shapes it does not take (phrases, fuzzy terms, an AND inside an OR such as a
+hyphenated word makes, an exclusion that is not terms) answer None: the caller scores
+them exhaustively. So do queries with few matches (`FEW`).
 
 Exactness. Every paper's partial score is a lower bound of its score and every sum of
 bounds an upper bound, up to rounding; comparisons keep a relative margin far wider
@@ -26,7 +32,7 @@ depend on which papers it is given, so each gets the very score the exhaustive p
 gives it. Ties rank by docnum (`ranked`), here and in the exhaustive path.
 
 The number of matches is exact too: the union (and intersection) of the terms'
-docnums, as byte maps at C speed (`members`).
+docnums, as sets or as byte maps (`members`), at C speed.
 """
 
 from __future__ import annotations
@@ -36,8 +42,8 @@ from array import array
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable
-from itertools import compress, repeat
 from dataclasses import dataclass
+from itertools import compress, repeat
 
 from whoosh import query as wq
 
@@ -46,9 +52,10 @@ from tui.core.index.scorer import Scorer, Scores
 from tui.core.index.tiers import Tier
 
 MARGIN = 1e-9
-"""Relative slack on every pruning comparison. Scores are sums of positive float64
-terms; n additions err by at most about n × 1.1e-16 of the sum, so 1e-9 covers queries
-of millions of terms, while no real pair of distinct scores is that close and not tied."""
+"""Relative slack on every pruning comparison, on the side of keeping a paper. Scores
+are sums of positive float64 terms; n additions err by at most about n × 1.1e-16 of
+the sum, so 1e-9 covers queries of millions of terms; a wider margin would only keep a
+few more papers to score exactly."""
 
 LONG = 4
 """A list of at least 1/LONG of the papers keeps its byte map (n bytes: at most half
