@@ -19,9 +19,9 @@ postings of a common term that score high have the high bounds, so the bulk of t
 long lists (common words, a prefix's expansions) is read but not scored. Any order of
 the parts is exact (only the sums of the bounds left count); this one is fast.
 
-Shapes it does not take (phrases, fuzzy terms, an AND inside an OR such as a
-hyphenated word makes, an exclusion that is not terms) answer None: the caller scores
-them exhaustively. So do queries with few matches (`FEW`).
+Shapes it does not take (phrases, fuzzy terms, anything but terms inside an AND inside
+an OR, an exclusion that is not terms) answer None: the caller scores them
+exhaustively. Queries with few matches (`FEW`) are scored in full.
 
 Exactness. Every paper's partial score is a lower bound of its score and every sum of
 bounds an upper bound, up to rounding; comparisons keep a relative margin far wider
@@ -75,6 +75,9 @@ _SMALL = 64
 lists the order is by bound."""
 
 Ranked = list[tuple[int, float]]
+Unit = wq.Term | wq.And
+"""What a disjunction is made of here: terms, and conjunctions of terms (a hyphenated
+word: `semi-supervised` is semi AND supervis, in each field)."""
 
 
 def ranked(scores: Scores, k: int | None) -> Ranked:
@@ -90,18 +93,25 @@ def ranked(scores: Scores, k: int | None) -> Ranked:
 
 @dataclass(frozen=True)
 class _Leaf:
-    """Part of one scored term's postings (see `tiers`), with its bound."""
+    """Part of one scored term's postings (see `tiers`), or a conjunction of terms
+    inside a disjunction (`unit`), with its bound."""
 
     fieldname: str
-    tier: Tier
+    tier: Tier | None
     scale: float
     """boost × idf × (k1 + 1): a posting's score over its tf / (tf + norm)."""
     bound: float
     """No posting here scores more, up to rounding."""
+    unit: wq.And | None = None
+    """A conjunction of terms, scored by the scorer, in place of a part of a list."""
+    matches: int = 0
+    """How many papers `unit` matches."""
 
     @property
     def size(self) -> int:
-        """How many postings the part has."""
+        """How many postings the part has (papers, for a conjunction)."""
+        if self.tier is None:
+            return self.matches
         return len(self.tier.ids) if self.tier.size < 0 else self.tier.size
 
 
@@ -110,7 +120,7 @@ class _Plan:
     """A query the pruned path can take: papers matching every group (a disjunction
     of terms) and none of `excluded`; the score is the sum over all groups' terms."""
 
-    groups: list[list[wq.Term]]
+    groups: list[list[Unit]]
     excluded: list[wq.Query]
 
 
@@ -121,7 +131,8 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
     plan = _plan(q)
     if plan is None or k < 1:
         return None
-    selected = _matches(scorer, plan)
+    docs = _papers(scorer)
+    selected = _matches(scorer, plan, docs)
     if selected is None:
         return None
     count = selected.count if isinstance(selected, Selection) else len(selected)
@@ -131,14 +142,23 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
     conjunction = len(plan.groups) > 1 or bool(plan.excluded)
     leaves = []
     for group in plan.groups:
-        for term in group:
-            text = _text(term)
-            scale = scorer.scale(term.fieldname, text, term.boost)
-            leaves += [_Leaf(term.fieldname, tier, scale, scale * tier.ratio)
-                       for tier in scorer.tiers(term.fieldname, text)]
+        for unit in group:
+            if isinstance(unit, wq.And):
+                bound = sum(_bound(scorer, t) for t in unit.subqueries)
+                leaves.append(_Leaf("", None, 1.0, bound, unit, len(docs(unit))))
+                continue
+            text = _text(unit)
+            scale = scorer.scale(unit.fieldname, text, unit.boost)
+            leaves += [_Leaf(unit.fieldname, tier, scale, scale * tier.ratio)
+                       for tier in scorer.tiers(unit.fieldname, text)]
 
     def score(leaf: _Leaf, candidates: set[int] | Selection | None) -> Scores:
         tier = leaf.tier
+        if tier is None:
+            if not isinstance(candidates, Selection):
+                return scorer.evaluate(leaf.unit, candidates)
+            marks = candidates.marks
+            return {d: v for d, v in scorer.evaluate(leaf.unit).items() if marks[d]}
         return scorer.score(leaf.fieldname, tier.ids, tier.tfs, leaf.scale, candidates,
                             tier.below)
 
@@ -164,15 +184,21 @@ def _plan(q: wq.Query) -> _Plan | None:
     return None if terms is None else _Plan([terms], [])
 
 
-def _terms(q: wq.Query) -> list[wq.Term] | None:
-    """The terms of a disjunction of terms (nested), or None for anything else."""
+def _terms(q: wq.Query, inner: bool = False) -> list[Unit] | None:
+    """The units of a disjunction (nested) of terms and, `inner`, of conjunctions of
+    terms; None for anything else."""
     if isinstance(q, wq.Term):
         # The bounds need positive contributions; the scorer's other nodes keep theirs.
         return [q] if q.boost > 0 else None
+    if inner and isinstance(q, wq.And):
+        parts = q.subqueries
+        if parts and all(isinstance(c, wq.Term) and c.boost > 0 for c in parts):
+            return [q]
+        return None
     if isinstance(q, (wq.Or, wq.DisjunctionMax)):
-        out: list[wq.Term] = []
+        out: list[Unit] = []
         for child in q.subqueries:
-            found = _terms(child)
+            found = _terms(child, inner=True)
             if found is None:
                 return None
             out += found
@@ -180,7 +206,35 @@ def _terms(q: wq.Query) -> list[wq.Term] | None:
     return None
 
 
-def _matches(scorer: Scorer, plan: _Plan) -> set[int] | Selection | None:
+def _bound(scorer: Scorer, term: wq.Term) -> float:
+    """No paper's score for `term` is above this (up to rounding)."""
+    text = _text(term)
+    parts = scorer.tiers(term.fieldname, text)
+    return scorer.scale(term.fieldname, text, term.boost) * parts[0].ratio if parts else 0.0
+
+
+def _papers(scorer: Scorer) -> Callable[[Unit], array | set[int]]:
+    """The papers of a unit: a term's docnums, or the papers with every term of a
+    conjunction (found once per query: a conjunction's are remembered)."""
+    found: dict[int, set[int]] = {}
+
+    def docs(unit: Unit) -> array | set[int]:
+        if isinstance(unit, wq.Term):
+            return scorer.postings(unit.fieldname, _text(unit))[0]
+        if id(unit) not in found:
+            lists = sorted((scorer.postings(t.fieldname, _text(t))[0]
+                            for t in unit.subqueries), key=len)
+            both = set(lists[0])
+            for ids in lists[1:]:
+                both.intersection_update(ids)
+            found[id(unit)] = both
+        return found[id(unit)]
+
+    return docs
+
+
+def _matches(scorer: Scorer, plan: _Plan, docs: Callable[[Unit], array | set[int]],
+             ) -> set[int] | Selection | None:
     """Every paper the plan matches; None when an exclusion is not a disjunction of
     terms. Few postings in all: a set; else a byte map (`members`), whose passes over
     every docnum cost less than a hash per posting."""
@@ -193,23 +247,20 @@ def _matches(scorer: Scorer, plan: _Plan) -> set[int] | Selection | None:
     # Byte maps cost a few passes over every docnum per group; they pay where the
     # long lists, whose maps are kept, would otherwise be hashed posting by posting.
     size, groups = scorer.size, plan.groups + excluded
-    lengths = [len(scorer.postings(t.fieldname, _text(t))[0]) for g in groups for t in g]
+    lengths = [len(docs(u)) for g in groups for u in g]
     if sum(n for n in lengths if n * LONG >= size) * SPARSE < size * len(groups):
-        return _matching_set(scorer, plan.groups, excluded)
+        return _matching_set(docs, plan.groups, excluded)
     matched = -1  # every paper
     for group in plan.groups:
-        matched &= _union(scorer, group)
+        matched &= _union(scorer, docs, group)
     for terms in excluded:
-        matched &= ~_union(scorer, terms)
+        matched &= ~_union(scorer, docs, terms)
     return Selection.of(matched, scorer.size)
 
 
-def _matching_set(scorer: Scorer, groups: list[list[wq.Term]],
-                  excluded: list[list[wq.Term]]) -> set[int]:
+def _matching_set(ids: Callable[[Unit], array | set[int]], groups: list[list[Unit]],
+                  excluded: list[list[Unit]]) -> set[int]:
     """The papers in every one of `groups` and none of `excluded`, by set operations."""
-    def ids(term: wq.Term) -> array:
-        return scorer.postings(term.fieldname, _text(term))[0]
-
     groups = sorted(groups, key=lambda g: sum(len(ids(t)) for t in g))
     matched: set[int] = set()
     for term in groups[0]:
@@ -218,7 +269,9 @@ def _matching_set(scorer: Scorer, groups: list[list[wq.Term]],
         kept: set[int] = set()
         for term in group:
             found = ids(term)
-            if len(matched) * _BISECT < len(found):  # few papers left: look them up
+            if isinstance(found, set):
+                kept.update(matched & found)
+            elif len(matched) * _BISECT < len(found):  # few papers left: look them up
                 kept.update(d for d in matched if _holds(found, d))
             else:
                 kept.update(matched.intersection(found))
@@ -229,16 +282,16 @@ def _matching_set(scorer: Scorer, groups: list[list[wq.Term]],
     return matched
 
 
-def _union(scorer: Scorer, terms: list[wq.Term]) -> int:
-    """The papers of any of `terms`, as a byte map: long lists' maps are kept (see
-    `members`), short lists are marked afresh."""
+def _union(scorer: Scorer, docs: Callable[[Unit], array | set[int]],
+           units: list[Unit]) -> int:
+    """The papers of any of `units`, as a byte map: long lists' maps are kept (see
+    `members`), short lists and conjunctions are marked afresh."""
     size = scorer.size
     union, marks = 0, None
-    for term in terms:
-        text = _text(term)
-        ids = scorer.postings(term.fieldname, text)[0]
-        if len(ids) * LONG >= size:
-            union |= scorer.byte_map(term.fieldname, text)
+    for unit in units:
+        ids = docs(unit)
+        if isinstance(unit, wq.Term) and len(ids) * LONG >= size:
+            union |= scorer.byte_map(unit.fieldname, _text(unit))
         elif ids:
             if marks is None:
                 marks = bytearray(size)
