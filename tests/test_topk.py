@@ -52,6 +52,7 @@ def _prune_always(monkeypatch: pytest.MonkeyPatch) -> None:
     """Prune however few papers match (the search scores few matches all, `topk.FEW`):
     these corpora are small, and pruning is what is tested."""
     monkeypatch.setattr(topk, "FEW", 0)
+    monkeypatch.setattr(topk, "PRUNE_FROM", 0)
 
 
 @pytest.fixture(scope="module")
@@ -246,6 +247,7 @@ def test_typed_queries_rank_as_the_exhaustive_scorer(request, which: str) -> Non
 def test_the_search_gives_the_same_hits_pruned_or_not(corpus_library, monkeypatch,
                                                       few: int) -> None:
     monkeypatch.setattr(topk, "FEW", few)
+    monkeypatch.setattr(topk, "PRUNE_FROM", 0 if few == 0 else topk.PRUNE_FROM)
 
     def run(query: str) -> tuple[list[tuple[int, float]], int]:
         result = search(corpus_library, query, limit=20, typing=True)

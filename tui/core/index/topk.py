@@ -61,6 +61,9 @@ LONG = 4
 """A list of at least 1/LONG of the papers keeps its byte map (n bytes: at most half
 the memory of the list itself, which the posting cache counts); a shorter list's
 papers are marked afresh by each query."""
+PRUNE_FROM = 20_000
+"""Queries with fewer postings in all are scored exhaustively: a few milliseconds,
+which pruning's set-up (bounds, matches, parts) would not shorten."""
 FEW = 4
 """Matches up to FEW × k are all scored: pruning would save less than it costs."""
 _BISECT = 16
@@ -129,7 +132,7 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
     and how many papers `q` matches; None for a query of another shape, which the
     caller then scores exhaustively."""
     plan = _plan(q)
-    if plan is None or k < 1:
+    if plan is None or k < 1 or _postings(scorer, plan) < PRUNE_FROM:
         return None
     docs = _papers(scorer)
     selected = _matches(scorer, plan, docs)
@@ -164,6 +167,13 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
 
     survivors = _survivors(score, leaves, k, selected if conjunction else None)
     return ranked(scorer.evaluate(q, survivors), k), count
+
+
+def _postings(scorer: Scorer, plan: _Plan) -> int:
+    """How many postings the plan's terms have in all."""
+    terms = [t for g in plan.groups for u in g
+             for t in (u.subqueries if isinstance(u, wq.And) else [u])]
+    return sum(len(scorer.postings(t.fieldname, _text(t))[0]) for t in terms)
 
 
 def _plan(q: wq.Query) -> _Plan | None:
