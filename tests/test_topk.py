@@ -11,7 +11,7 @@ import pytest
 from whoosh import query as wq
 
 from tests.conftest import SEEDS, SHARED
-from tui.core.index import tiers, topk
+from tui.core.index import plans, tiers, topk
 from tui.core.index.library import Library, open_library
 from tui.core.index.members import Selection, byte_map
 from tui.core.index.tiers import Tier
@@ -160,11 +160,11 @@ def test_random_queries_rank_as_the_exhaustive_scorer(request, monkeypatch, whic
     """Matches counted each way the pruned path can count them."""
     library = request.getfixturevalue(which)
     if counted == "as sets":
-        monkeypatch.setattr(topk, "SPARSE", 0)
+        monkeypatch.setattr(plans, "SPARSE", 0)
     else:
-        monkeypatch.setattr(topk, "SPARSE", 10**9)
+        monkeypatch.setattr(plans, "SPARSE", 10**9)
         # Every list kept as a byte map; or only those of 1/64 of the papers or more.
-        monkeypatch.setattr(topk, "LONG", 10**9 if counted.endswith("kept") else 64)
+        monkeypatch.setattr(plans, "LONG", 10**9 if counted.endswith("kept") else 64)
     _check_random(library, f"topk-{which}-{counted}", 200)
 
 

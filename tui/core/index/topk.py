@@ -38,16 +38,14 @@ docnums, as sets or as byte maps (`members`), at C speed.
 from __future__ import annotations
 
 import heapq
-from array import array
-from bisect import bisect_left
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import compress
 
 from whoosh import query as wq
 
 from tui.core.index.members import Selection
+from tui.core.index.plans import matches, papers_of, plan_of, postings_in, text_of
 from tui.core.index.scorer import Scorer, Scores
 from tui.core.index.tiers import Tier
 
@@ -57,41 +55,30 @@ are sums of positive float64 terms; n additions err by at most about n × 1.1e-1
 the sum, so 1e-9 covers queries of millions of terms; a wider margin would only keep a
 few more papers to score exactly."""
 
-LONG = 4
-"""A list of at least 1/LONG of the papers keeps its byte map (n bytes: at most half
-the memory of the list itself, which the posting cache counts); a shorter list's
-papers are marked afresh by each query."""
 PRUNE_FROM = 20_000
 """Queries with fewer postings in all are scored exhaustively: a few milliseconds,
 which pruning's set-up (bounds, matches, parts) would not shorten."""
 FEW = 4
 """Matches up to FEW × k are all scored: pruning would save less than it costs."""
-_BISECT = 16
-"""Look papers up in a list by bisection when it is this many times longer."""
-SPARSE = 8
-"""Unless the long lists (see LONG) hold at least 1/SPARSE of the papers' worth of
-postings per group, the matches are counted as a set: a hash per posting then costs
-less than the byte maps' passes over every docnum (measured at 250k papers: a group's
-passes cost about what hashing 20,000 postings does)."""
 _SMALL = 64
 """Postings that cost about as much as starting to score a list: so that among short
 lists the order is by bound."""
 
 Ranked = list[tuple[int, float]]
-Unit = wq.Term | wq.And
-"""What a disjunction is made of here: terms, and conjunctions of terms (a hyphenated
-word: `semi-supervised` is semi AND supervis, in each field)."""
-
-
 def ranked(scores: Scores, k: int | None) -> Ranked:
     """The best `k` (all when None) (docnum, score) pairs: score descending, then
     docnum ascending, so that equal scores always come in the same order."""
-    def key(pair: tuple[int, float]) -> tuple[float, int]:
-        return -pair[1], pair[0]
-
-    if k is None or k >= len(scores):
-        return sorted(scores.items(), key=key)
-    return heapq.nsmallest(k, scores.items(), key=key)
+    if k is not None and k <= 0:
+        return []
+    docnums: Iterable[int] = scores
+    if k is not None and k < len(scores):
+        # The k-th best score at C speed, then only the papers at or above it.
+        kth = heapq.nlargest(k, scores.values())[-1]
+        docnums = compress(scores, map(kth.__le__, scores.values()))
+    # By docnum, then (a stable sort, reversed stably) by score: C-speed keys only.
+    order = sorted(docnums)
+    order.sort(key=scores.__getitem__, reverse=True)
+    return [(d, scores[d]) for d in (order if k is None else order[:k])]
 
 
 @dataclass(frozen=True)
@@ -118,24 +105,15 @@ class _Leaf:
         return len(self.tier.ids) if self.tier.size < 0 else self.tier.size
 
 
-@dataclass
-class _Plan:
-    """A query the pruned path can take: papers matching every group (a disjunction
-    of terms) and none of `excluded`; the score is the sum over all groups' terms."""
-
-    groups: list[list[Unit]]
-    excluded: list[wq.Query]
-
-
 def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
     """The best `k` papers for `q` as `ranked` gives them from `scorer.evaluate(q)`,
     and how many papers `q` matches; None for a query of another shape, which the
     caller then scores exhaustively."""
-    plan = _plan(q)
-    if plan is None or k < 1 or _postings(scorer, plan) < PRUNE_FROM:
+    plan = plan_of(q)
+    if plan is None or k < 1 or postings_in(scorer, plan) < PRUNE_FROM:
         return None
-    docs = _papers(scorer)
-    selected = _matches(scorer, plan, docs)
+    docs = papers_of(scorer)
+    selected = matches(scorer, plan, docs)
     if selected is None:
         return None
     count = selected.count if isinstance(selected, Selection) else len(selected)
@@ -150,7 +128,7 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
                 bound = sum(_bound(scorer, t) for t in unit.subqueries)
                 leaves.append(_Leaf("", None, 1.0, bound, unit, len(docs(unit))))
                 continue
-            text = _text(unit)
+            text = text_of(unit)
             scale = scorer.scale(unit.fieldname, text, unit.boost)
             leaves += [_Leaf(unit.fieldname, tier, scale, scale * tier.ratio)
                        for tier in scorer.tiers(unit.fieldname, text)]
@@ -169,146 +147,11 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
     return ranked(scorer.evaluate(q, survivors), k), count
 
 
-def _postings(scorer: Scorer, plan: _Plan) -> int:
-    """How many postings the plan's terms have in all."""
-    terms = [t for g in plan.groups for u in g
-             for t in (u.subqueries if isinstance(u, wq.And) else [u])]
-    return sum(len(scorer.postings(t.fieldname, _text(t))[0]) for t in terms)
-
-
-def _plan(q: wq.Query) -> _Plan | None:
-    """`q` as groups of terms and exclusions, or None when it is of another shape."""
-    if isinstance(q, wq.And):
-        plan = _Plan([], [])
-        for child in q.subqueries:
-            if isinstance(child, wq.Not):
-                plan.excluded.append(child.query)
-                continue
-            inner = _plan(child)
-            if inner is None:
-                return None
-            plan.groups += inner.groups
-            plan.excluded += inner.excluded
-        return plan if plan.groups else None
-    terms = _terms(q)
-    return None if terms is None else _Plan([terms], [])
-
-
-def _terms(q: wq.Query, inner: bool = False) -> list[Unit] | None:
-    """The units of a disjunction (nested) of terms and, `inner`, of conjunctions of
-    terms; None for anything else."""
-    if isinstance(q, wq.Term):
-        # The bounds need positive contributions; the scorer's other nodes keep theirs.
-        return [q] if q.boost > 0 else None
-    if inner and isinstance(q, wq.And):
-        parts = q.subqueries
-        if parts and all(isinstance(c, wq.Term) and c.boost > 0 for c in parts):
-            return [q]
-        return None
-    if isinstance(q, (wq.Or, wq.DisjunctionMax)):
-        out: list[Unit] = []
-        for child in q.subqueries:
-            found = _terms(child, inner=True)
-            if found is None:
-                return None
-            out += found
-        return out
-    return None
-
-
 def _bound(scorer: Scorer, term: wq.Term) -> float:
     """No paper's score for `term` is above this (up to rounding)."""
-    text = _text(term)
+    text = text_of(term)
     parts = scorer.tiers(term.fieldname, text)
     return scorer.scale(term.fieldname, text, term.boost) * parts[0].ratio if parts else 0.0
-
-
-def _papers(scorer: Scorer) -> Callable[[Unit], array | set[int]]:
-    """The papers of a unit: a term's docnums, or the papers with every term of a
-    conjunction (found once per query: a conjunction's are remembered)."""
-    found: dict[int, set[int]] = {}
-
-    def docs(unit: Unit) -> array | set[int]:
-        if isinstance(unit, wq.Term):
-            return scorer.postings(unit.fieldname, _text(unit))[0]
-        if id(unit) not in found:
-            lists = sorted((scorer.postings(t.fieldname, _text(t))[0]
-                            for t in unit.subqueries), key=len)
-            both = set(lists[0])
-            for ids in lists[1:]:
-                both.intersection_update(ids)
-            found[id(unit)] = both
-        return found[id(unit)]
-
-    return docs
-
-
-def _matches(scorer: Scorer, plan: _Plan, docs: Callable[[Unit], array | set[int]],
-             ) -> set[int] | Selection | None:
-    """Every paper the plan matches; None when an exclusion is not a disjunction of
-    terms. Few postings in all: a set; else a byte map (`members`), whose passes over
-    every docnum cost less than a hash per posting."""
-    excluded = []
-    for query in plan.excluded:
-        terms = _terms(query)
-        if terms is None:
-            return None
-        excluded.append(terms)
-    # Byte maps cost a few passes over every docnum per group; they pay where the
-    # long lists, whose maps are kept, would otherwise be hashed posting by posting.
-    size, groups = scorer.size, plan.groups + excluded
-    lengths = [len(docs(u)) for g in groups for u in g]
-    if sum(n for n in lengths if n * LONG >= size) * SPARSE < size * len(groups):
-        return _matching_set(docs, plan.groups, excluded)
-    matched = -1  # every paper
-    for group in plan.groups:
-        matched &= _union(scorer, docs, group)
-    for terms in excluded:
-        matched &= ~_union(scorer, docs, terms)
-    return Selection.of(matched, scorer.size)
-
-
-def _matching_set(ids: Callable[[Unit], array | set[int]], groups: list[list[Unit]],
-                  excluded: list[list[Unit]]) -> set[int]:
-    """The papers in every one of `groups` and none of `excluded`, by set operations."""
-    groups = sorted(groups, key=lambda g: sum(len(ids(t)) for t in g))
-    matched: set[int] = set()
-    for term in groups[0]:
-        matched.update(ids(term))
-    for group in groups[1:]:
-        kept: set[int] = set()
-        for term in group:
-            found = ids(term)
-            if isinstance(found, set):
-                kept.update(matched & found)
-            elif len(matched) * _BISECT < len(found):  # few papers left: look them up
-                kept.update(d for d in matched if _holds(found, d))
-            else:
-                kept.update(matched.intersection(found))
-        matched = kept
-    for terms in excluded:
-        for term in terms:
-            matched.difference_update(ids(term))
-    return matched
-
-
-def _union(scorer: Scorer, docs: Callable[[Unit], array | set[int]],
-           units: list[Unit]) -> int:
-    """The papers of any of `units`, as a byte map: long lists' maps are kept (see
-    `members`), short lists and conjunctions are marked afresh."""
-    size = scorer.size
-    union, marks = 0, None
-    for unit in units:
-        ids = docs(unit)
-        if isinstance(unit, wq.Term) and len(ids) * LONG >= size:
-            union |= scorer.byte_map(unit.fieldname, _text(unit))
-        elif ids:
-            if marks is None:
-                marks = bytearray(size)
-            deque(map(marks.__setitem__, ids, repeat(1)), maxlen=0)
-    if marks is not None:
-        union |= int.from_bytes(marks, "little")
-    return union
 
 
 def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
@@ -377,12 +220,6 @@ def _reaching(docs: set[int], value_of: Callable[[int], float], theta: float,
     return set(compress(ordered, map(need.__le__, map(value_of, ordered))))
 
 
-def _holds(ids: array, docnum: int) -> bool:
-    """Whether the ascending `ids` hold `docnum`."""
-    i = bisect_left(ids, docnum)
-    return i < len(ids) and ids[i] == docnum
-
-
 def _suffix_sums(leaves: list[_Leaf]) -> list[float]:
     """For each i, the sum of the bounds of leaves[i:] (one more entry: 0)."""
     rest = [0.0] * (len(leaves) + 1)
@@ -391,6 +228,3 @@ def _suffix_sums(leaves: list[_Leaf]) -> list[float]:
     return rest
 
 
-def _text(term: wq.Term) -> str:
-    text = term.text
-    return text.decode("utf-8") if isinstance(text, bytes) else text
