@@ -12,16 +12,15 @@ cache (see `topk.LONG`).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import repeat
 
 
 def byte_map(docnums: Iterable[int], size: int) -> int:
     """The integer whose byte d (little-endian) is 1 for each of `docnums`, else 0."""
     marks = bytearray(size)
-    deque(map(marks.__setitem__, docnums, repeat(1)), maxlen=0)  # C speed, no list
+    for docnum in docnums:  # a plain loop: faster than map(marks.__setitem__, ...)
+        marks[docnum] = 1
     return int.from_bytes(marks, "little")
 
 

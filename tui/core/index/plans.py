@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import repeat
 
 from whoosh import query as wq
 
@@ -175,7 +173,8 @@ def _union(scorer: Scorer, docs: Callable[[Unit], array | set[int]],
         elif ids:
             if marks is None:
                 marks = bytearray(size)
-            deque(map(marks.__setitem__, ids, repeat(1)), maxlen=0)
+            for docnum in ids:  # a plain loop: faster than map(marks.__setitem__, ...)
+                marks[docnum] = 1
     if marks is not None:
         union |= int.from_bytes(marks, "little")
     return union

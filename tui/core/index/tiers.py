@@ -18,7 +18,6 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
-from operator import add, truediv
 
 from tui.core.index.norms import K1
 
@@ -48,8 +47,8 @@ def ratios(ids: Sequence[int], tfs: Sequence[float], norm: Sequence[float] | Non
            ) -> list[float]:
     """Each posting's tf / (tf + norm): its BM25 score over boost × idf × (k1 + 1)."""
     if norm is None:
-        return list(map(truediv, tfs, map(K1.__add__, tfs)))
-    return list(map(truediv, tfs, map(add, tfs, map(norm.__getitem__, ids))))
+        return [tf / (tf + K1) for tf in tfs]
+    return [tf / (tf + norm[d]) for d, tf in zip(ids, tfs)]
 
 
 def tiers(ids: array, tfs: array, norm: Sequence[float] | None) -> list[Tier]:

@@ -40,7 +40,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import compress
 
 from whoosh import query as wq
 
@@ -72,10 +71,11 @@ def ranked(scores: Scores, k: int | None) -> Ranked:
         return []
     docnums: Iterable[int] = scores
     if k is not None and k < len(scores):
-        # The k-th best score at C speed, then only the papers at or above it.
+        # The k-th best score (nlargest without a key runs at C speed), then only the
+        # papers at or above it.
         kth = heapq.nlargest(k, scores.values())[-1]
-        docnums = compress(scores, map(kth.__le__, scores.values()))
-    # By docnum, then (a stable sort, reversed stably) by score: C-speed keys only.
+        docnums = [d for d, s in scores.items() if s >= kth]
+    # By docnum, then (a stable sort, reversed stably) by score: no Python key.
     order = sorted(docnums)
     order.sort(key=scores.__getitem__, reverse=True)
     return [(d, scores[d]) for d in (order if k is None else order[:k])]
@@ -168,6 +168,7 @@ def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
     rest = _suffix_sums(leaves)
     grow, shrink = 1.0 + MARGIN, 1.0 - MARGIN
     partial: dict[int, float] = {}
+    get = partial.get
     theta, done, i = 0.0, 0.0, 0
     fresh = 0
     """Postings added since θ was last taken."""
@@ -183,10 +184,8 @@ def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
         if theta > 0 and rest[i] * grow < theta * shrink:
             break
         scored = score(leaf, within)
-        # Papers already seen are added in Python, new ones copied at C speed.
-        summed = {d: partial[d] + scored[d] for d in partial.keys() & scored.keys()}
-        partial.update(scored)
-        partial.update(summed)
+        for docnum, value in scored.items():
+            partial[docnum] = get(docnum, 0.0) + value
         fresh += len(scored)
         done += leaf.bound
         i += 1
@@ -201,8 +200,8 @@ def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
     value_of = partial.__getitem__
     while i < len(leaves) and alive:
         alive = _reaching(alive, value_of, theta, rest[i])
-        scored = score(leaves[i], alive)
-        partial.update({d: partial[d] + scored[d] for d in scored})
+        for docnum, value in score(leaves[i], alive).items():
+            partial[docnum] += value
         i += 1
         if len(alive) >= k:
             theta = max(theta, heapq.nlargest(k, map(value_of, alive))[-1])
@@ -212,12 +211,11 @@ def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
 def _reaching(docs: set[int], value_of: Callable[[int], float], theta: float,
               rest: float) -> set[int]:
     """The papers of `docs` whose partial score plus `rest` may reach `theta` (with the
-    margin on the safe side), selected at C speed."""
+    margin on the safe side)."""
     need = theta * (1.0 - MARGIN) / (1.0 + MARGIN) - rest * (1.0 + MARGIN)
     if need <= 0:
         return docs
-    ordered = list(docs)
-    return set(compress(ordered, map(need.__le__, map(value_of, ordered))))
+    return {d for d in docs if value_of(d) >= need}
 
 
 def _suffix_sums(leaves: list[_Leaf]) -> list[float]:
