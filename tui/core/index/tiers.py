@@ -6,10 +6,10 @@ a split list as a term of its own, bounded by its own postings: the top sixteent
 carries the term's bound, the rest a lower one, and a low bound is what lets a long
 list be looked up for a few papers instead of scored in full.
 
-The split is made once per list at C speed (maps and `itertools.compress`) and kept
-beside the list in the posting cache. Only the top part is copied: the rest is the
-whole list's postings below the cut, so a split costs a few passes over the list and
-a sixteenth of its memory.
+The split is made once per list, in a few passes over it (one comprehension for the
+ratios, then `itertools.compress`), and kept beside the list in the posting cache.
+Only the top part is copied: the rest is the whole list's postings below the cut, so
+a split costs a sixteenth of the list's memory.
 """
 
 from __future__ import annotations

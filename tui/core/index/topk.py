@@ -32,7 +32,7 @@ depend on which papers it is given, so each gets the very score the exhaustive p
 gives it. Ties rank by docnum (`ranked`), here and in the exhaustive path.
 
 The number of matches is exact too: the union (and intersection) of the terms'
-docnums, as sets or as byte maps (`members`), at C speed.
+docnums, as sets or as byte maps (`members`).
 """
 
 from __future__ import annotations
