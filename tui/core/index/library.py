@@ -25,6 +25,7 @@ from whoosh.query import Term
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.scorer import PostingCache, Scorer
+from tui.core.index.topk import top
 from tui.core.index.sidefiles import (
     NAME_ORDER_FILE, NORMS_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
     parse_norms, parse_order, side_files,
@@ -235,6 +236,13 @@ class Library:
         """The BM25 score of every paper `q` matches (see `scorer`)."""
         with self._lock:
             return self.scorer.evaluate(q)
+
+    def top(self, q: wq.Query, k: int) -> tuple[list[tuple[int, float]], int] | None:
+        """The best `k` (docnum, score) pairs of `evaluate(q)` and the number of
+        matches, without scoring what cannot rank (see `topk`); None for a query of a
+        shape it does not take."""
+        with self._lock:
+            return top(self.scorer, q, k)
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
         """How many papers hold the index term `term` in `fieldname`."""

@@ -22,7 +22,6 @@ in the two functions under "Policy" below.
 
 from __future__ import annotations
 
-import heapq
 import time
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
@@ -30,6 +29,7 @@ from typing import TYPE_CHECKING
 from whoosh import query as wq
 
 from tui.core.index.library import Library
+from tui.core.index.topk import ranked
 from tui.core.render.plain import rendered_text
 from tui.core.search.expand import expand
 from tui.core.search.filters import allowed
@@ -169,16 +169,16 @@ def _run(library: Library, q: wq.Query, limit: int | None,
     """The top `limit` (docnum, score) pairs, best first, and the number of matches."""
     if q is wq.NullQuery:
         return [], 0
+    if limit is not None and within is None:
+        # Only the best `limit` are wanted: they can be found without scoring the rest.
+        found = library.top(q, limit)
+        if found is not None:
+            return found
     scores = library.evaluate(q)
     if within is not None:
         allowed = _filter(within)
         scores = {d: s for d, s in scores.items() if d in allowed}
-    # Both sorts are stable, so equal scores keep the scorer's (deterministic) order.
-    if limit is None or limit >= len(scores):
-        best = sorted(scores, key=scores.__getitem__, reverse=True)
-    else:
-        best = heapq.nlargest(limit, scores, key=scores.__getitem__)
-    return [(d, scores[d]) for d in best], len(scores)
+    return ranked(scores, limit), len(scores)
 
 
 def _filter(within: Collection[int] | None) -> set[int] | None:

@@ -1,0 +1,311 @@
+"""Pruned top-k retrieval (`topk`) against the exhaustive scorer: the same papers, the
+same scores to the last bit, the same order (ties by docnum), the same match count."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from pathlib import Path
+
+import pytest
+from whoosh import query as wq
+
+from tests.conftest import SEEDS, SHARED
+from tui.core.index import plans, tiers, topk
+from tui.core.index.library import Library, open_library
+from tui.core.index.members import Selection, byte_map
+from tui.core.index.tiers import Tier
+from tui.core.index.topk import _Leaf, _survivors, ranked, top
+from tui.core.search.query import compile_query
+from tui.core.search.search import _expanded, search
+
+KS = (1, 3, 10, 20, 57)
+FIELDS = ("name", "title", "text", "alias", "heading")
+TYPED = ["t", "co", "gra", "ne", "diffu", "conv", "neural network", "deep learn",
+         "graph neural networks", "support vector machine", "markov chain monte carlo",
+         "convolutional neural network for image classif", "kernel methods", "point cloud",
+         "learning -neural", "image NOT segmentation"]
+
+
+def _abstracts() -> list[str]:
+    """Real abstracts: a few conference lists of the shared corpora where present, else
+    the bundled lists'."""
+    files = sorted((SHARED / "corpora").glob("*.txt"))[::12][:8] or sorted(SEEDS.glob("*.txt"))
+    out = []
+    for path in files:
+        paragraphs = path.read_text(encoding="utf-8").split("\n\n")[1:]
+        out += [p.strip() for p in paragraphs if len(p.split()) > 20]
+    return out
+
+
+def _write(folder: Path, abstracts: list[str], per_list: int = 400) -> Path:
+    folder.mkdir()
+    for start in range(0, len(abstracts), per_list):
+        chunk = abstracts[start:start + per_list]
+        (folder / f"list{start // per_list:03d}.txt").write_text(
+            f"List {start // per_list}\n\n" + "\n\n".join(chunk) + "\n", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def _prune_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prune however few papers match (the search scores few matches all, `topk.FEW`):
+    these corpora are small, and pruning is what is tested."""
+    monkeypatch.setattr(topk, "FEW", 0)
+    monkeypatch.setattr(topk, "PRUNE_FROM", 0)
+
+
+@pytest.fixture(scope="module")
+def corpus_library(tmp_path_factory: pytest.TempPathFactory):
+    """Real abstracts as they are."""
+    base = tmp_path_factory.mktemp("topk-real")
+    library = open_library([str(_write(base / "lists", _abstracts()))], str(base / "index"))
+    yield library
+    library.close()
+
+
+@pytest.fixture(scope="module")
+def tied_library(tmp_path_factory: pytest.TempPathFactory):
+    """Many equal scores: abstracts repeated up to five times, and short abstracts
+    drawn from a vocabulary of twelve words, so most queries tie across many papers."""
+    rng = random.Random(7)
+    real = _abstracts()[:150]
+    words = "graph neural network kernel learning model deep sparse data image flow time".split()
+    abstracts = [a for a in real for _ in range(rng.randint(1, 5))]
+    abstracts += [" ".join(rng.choice(words) for _ in range(rng.randint(3, 6)))
+                  for _ in range(300)]
+    rng.shuffle(abstracts)
+    base = tmp_path_factory.mktemp("topk-tied")
+    library = open_library([str(_write(base / "lists", abstracts))], str(base / "index"))
+    yield library
+    library.close()
+
+
+def _vocabulary(library: Library) -> dict[str, list[str]]:
+    """Each field's index terms, common and rare alike."""
+    reader = library.searcher.reader()
+    out = {}
+    for field in FIELDS:
+        found = [t.decode("utf-8") if isinstance(t, bytes) else t
+                 for t in reader.lexicon(field)] if field in reader.indexed_field_names() else []
+        if found:
+            out[field] = found
+    return out
+
+
+def _random_query(rng: random.Random, vocabulary: dict[str, list[str]],
+                  common: dict[str, list[str]]) -> wq.Query:
+    """A term, a (nested) disjunction with boosts (sometimes holding a conjunction of
+    common terms), or a conjunction of disjunctions, sometimes with an exclusion, over
+    terms of the index."""
+    boosts = (1.0, 1.0, 2.0, 0.3, 0.5, 1.2, rng.uniform(0.1, 3.0))
+
+    def term() -> wq.Term:
+        field = rng.choice(list(vocabulary))
+        return wq.Term(field, rng.choice(vocabulary[field]), boost=rng.choice(boosts))
+
+    def disjunction(width: int) -> wq.Query:
+        parts: list[wq.Query] = [term() for _ in range(rng.randint(1, width))]
+        if rng.random() < 0.3:
+            parts.append(wq.Or([term() for _ in range(rng.randint(2, 4))]))
+        if rng.random() < 0.3:  # a hyphenated word: its parts all required, per field
+            field, boost = rng.choice(list(vocabulary)), rng.choice(boosts)
+            parts.append(wq.And([wq.Term(field, t, boost=boost)
+                                 for t in rng.sample(common[field], rng.randint(2, 3))]))
+        return parts[0] if len(parts) == 1 else wq.Or(parts)
+
+    shape = rng.random()
+    if shape < 0.2:
+        return term()
+    if shape < 0.6:
+        return disjunction(12)
+    groups: list[wq.Query] = [disjunction(5) for _ in range(rng.randint(2, 3))]
+    if rng.random() < 0.3:
+        groups.append(wq.Not(term()))
+    return wq.And(groups)
+
+
+def _exhaustive(library: Library, q: wq.Query, k: int) -> tuple[list[tuple[int, float]], int]:
+    scores = library.scorer.evaluate(q)
+    return ranked(scores, k), len(scores)
+
+
+def _check(library: Library, q: wq.Query, k: int) -> bool:
+    """Whether the pruned path took `q`; asserts it agrees with the exhaustive one."""
+    found = top(library.scorer, q, k)
+    if found is None:
+        return False
+    assert found == _exhaustive(library, q, k), (q, k)
+    return True
+
+
+def _check_random(library: Library, seed: str, count: int) -> None:
+    vocabulary = _vocabulary(library)
+    reader = library.searcher.reader()
+    common = {field: sorted(terms, key=lambda t: -reader.doc_frequency(field, t))[:30]
+              for field, terms in vocabulary.items()}
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(count):
+        q = _random_query(rng, vocabulary, common)
+        taken += _check(library, q, rng.choice(KS))
+    assert taken == count  # every shape drawn is one the pruned path takes
+
+
+@pytest.mark.parametrize("which", ["corpus_library", "tied_library"])
+@pytest.mark.parametrize("counted", ["as sets", "as byte maps, kept",
+                                     "as byte maps, kept and marked"])
+def test_random_queries_rank_as_the_exhaustive_scorer(request, monkeypatch, which: str,
+                                                      counted: str) -> None:
+    """Matches counted each way the pruned path can count them."""
+    library = request.getfixturevalue(which)
+    if counted == "as sets":
+        monkeypatch.setattr(plans, "SPARSE", 0)
+    else:
+        monkeypatch.setattr(plans, "SPARSE", 10**9)
+        # Every list kept as a byte map; or only those of 1/64 of the papers or more.
+        monkeypatch.setattr(plans, "LONG", 10**9 if counted.endswith("kept") else 64)
+    _check_random(library, f"topk-{which}-{counted}", 200)
+
+
+def test_lists_split_fine_rank_as_the_exhaustive_scorer(corpus_library, monkeypatch) -> None:
+    """Nearly every list in impact parts (`tiers`), so that pruning looks most up."""
+    monkeypatch.setattr(tiers, "SPLIT_FROM", 4)
+    monkeypatch.setattr(tiers, "TOP_SHARE", 1 / 4)
+    library = open_library([str(p) for p in corpus_library.files],
+                           str(corpus_library.index_path))
+    try:
+        words = _vocabulary(library)["text"][:50]
+        assert any(len(library.scorer.tiers("text", t)) > 1 for t in words)
+        norm = library.scorer.norms["text"]
+        for word in words:  # each part's bound holds for each of its postings
+            for part in library.scorer.tiers("text", word):
+                impact = tiers.ratios(part.ids, part.tfs, norm)
+                held = [r for r in impact if part.below is None or r < part.below]
+                assert len(held) == (part.size if part.size >= 0 else len(part.ids))
+                assert max(held) <= part.ratio
+        _check_random(library, "topk-split", 200)
+    finally:
+        library.close()
+
+
+def test_a_split_list_s_parts_hold_each_posting_once(corpus_library) -> None:
+    scorer = corpus_library.scorer
+    reader = corpus_library.searcher.reader()
+    common = max(_vocabulary(corpus_library)["text"],
+                 key=lambda t: reader.doc_frequency("text", t))
+    parts = tiers.tiers(*scorer.postings("text", common), scorer.norms["text"])
+    assert len(parts) == 2
+    whole = scorer.term("text", common, 1.0)
+    scale = scorer.scale("text", common, 1.0)
+    scored = [scorer.score("text", p.ids, p.tfs, scale, None, p.below) for p in parts]
+    assert not scored[0].keys() & scored[1].keys()
+    assert {**scored[0], **scored[1]} == whole
+    assert max(scored[1].values()) <= parts[1].ratio * scale < max(scored[0].values())
+
+
+def test_byte_maps_hold_their_papers() -> None:
+    rng = random.Random(3)
+    for size in (1, 9, 1000):
+        chosen = set(rng.sample(range(size), rng.randint(0, size)))
+        selection = Selection.of(byte_map(chosen, size), size)
+        assert selection.count == len(chosen)
+        assert selection.docnums == chosen
+        assert [d for d in range(size) if selection.marks[d]] == sorted(chosen)
+
+
+@pytest.mark.parametrize("which", ["corpus_library", "tied_library"])
+def test_common_words_rank_as_the_exhaustive_scorer(request, which: str) -> None:
+    """Disjunctions of the most frequent terms: long lists, where pruning skips most."""
+    library = request.getfixturevalue(which)
+    reader = library.searcher.reader()
+    common = sorted(_vocabulary(library)["text"],
+                    key=lambda t: -reader.doc_frequency("text", t))[:40]
+    rng = random.Random(11)
+    for _ in range(60):
+        chosen = rng.sample(common, rng.randint(1, 8))
+        q = wq.Or([wq.Term(f, t, boost=b) for t in chosen
+                   for f, b in (("text", 1.0), ("name", 2.0), ("title", 0.3))])
+        for k in KS:
+            assert _check(library, q, k)
+
+
+@pytest.mark.parametrize("which", ["corpus_library", "tied_library"])
+def test_typed_queries_rank_as_the_exhaustive_scorer(request, which: str) -> None:
+    """Queries as the reader builds them while they are typed: prefixes expanded."""
+    library = request.getfixturevalue(which)
+    for text in TYPED:
+        for end in range(1, len(text) + 1):
+            compiled = compile_query(text[:end], library.schema, typing=True)
+            for form in (compiled.strict, compiled.loose):
+                q = _expanded(library, form, compiled)
+                for k in (1, 20):
+                    _check(library, q, k)
+
+
+@pytest.mark.parametrize("few", [0, 4])
+def test_the_search_gives_the_same_hits_pruned_or_not(corpus_library, monkeypatch,
+                                                      few: int) -> None:
+    monkeypatch.setattr(topk, "FEW", few)
+    monkeypatch.setattr(topk, "PRUNE_FROM", 0 if few == 0 else topk.PRUNE_FROM)
+
+    def run(query: str) -> tuple[list[tuple[int, float]], int]:
+        result = search(corpus_library, query, limit=20, typing=True)
+        return [(h.docnum, h.score) for h in result.hits], result.total
+
+    queries = [text[:end] for text in TYPED for end in range(1, len(text) + 1, 3)]
+    pruned = [run(q) for q in queries]
+    monkeypatch.setattr(Library, "top", lambda self, q, k: None)
+    assert [run(q) for q in queries] == pruned
+
+
+def test_ties_rank_by_docnum() -> None:
+    scores = {7: 1.0, 3: 2.0, 5: 1.0, 1: 1.0, 9: 0.5}
+    assert ranked(scores, None) == [(3, 2.0), (1, 1.0), (5, 1.0), (7, 1.0), (9, 0.5)]
+    assert ranked(scores, 3) == [(3, 2.0), (1, 1.0), (5, 1.0)]
+
+
+def test_other_shapes_are_left_to_the_exhaustive_scorer(corpus_library) -> None:
+    scorer = corpus_library.scorer
+    assert top(scorer, wq.Phrase("text", ["neural", "network"]), 5) is None
+    inner = wq.And([wq.Term("text", "learn"), wq.Phrase("text", ["neural", "network"])])
+    assert top(scorer, wq.Or([wq.Term("text", "model"), inner]), 5) is None
+    assert top(scorer, wq.Term("text", "learn", boost=0.0), 5) is None
+    assert top(scorer, wq.Term("text", "learn"), 0) is None
+    phrase = wq.Not(wq.Phrase("text", ["neural", "network"]))
+    assert top(scorer, wq.And([wq.Term("text", "learn"), phrase]), 5) is None
+
+
+def _stub(lists: dict[str, dict[int, float]]):
+    """Leaves and a scoring function over hand-made posting lists of dyadic scores
+    (exact in floating point), so that sums tie exactly and bounds are reached exactly."""
+    leaves = {}
+    for text, found in lists.items():
+        ids = array("i", sorted(found))
+        tier = Tier(ids, array("f", [found[d] for d in ids]), max(found.values()))
+        leaves[text] = _Leaf(text, tier, 1.0, tier.ratio)
+
+    def score(leaf: _Leaf, candidates: set[int] | None) -> dict[int, float]:
+        return {d: float(s) for d, s in zip(leaf.tier.ids, leaf.tier.tfs)
+                if candidates is None or d in candidates}
+
+    return list(leaves.values()), score
+
+
+def test_survivors_keep_every_paper_that_ties_the_kth() -> None:
+    """Exact ties at every comparison: a paper whose score equals the k-th best, or whose
+    partial score plus the bounds left equals it, must survive."""
+    rng = random.Random(5)
+    for _ in range(2000):
+        docs, levels = rng.randint(3, 30), rng.choice((1, 2, 4))
+        lists = {f"t{n}": {d: rng.randint(1, levels) / levels
+                           for d in rng.sample(range(docs), rng.randint(1, docs))}
+                 for n in range(rng.randint(1, 6))}
+        leaves, score = _stub(lists)
+        totals: dict[int, float] = {}
+        for found in lists.values():
+            for d, s in found.items():
+                totals[d] = totals.get(d, 0.0) + s
+        k = rng.randint(1, 6)
+        best = {d for d, _ in ranked(totals, k)}
+        assert best <= _survivors(score, leaves, k, None)

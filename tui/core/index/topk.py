@@ -1,0 +1,228 @@
+"""The best k papers of a query, skipping what cannot reach them, exactly.
+
+The scorer (`scorer`) gives every matching paper its score, term at a time: every
+posting of every term is scored into a dict, so a query's cost grows with the
+collection. The reader shows twenty. This module finds the same twenty, with the same
+scores in the same order, for the queries the search runs most: a disjunction of
+scored terms (typed prefixes, the any-word ranking) and a conjunction of such
+disjunctions (all the words required), with `NOT` parts.
+
+How (MaxScore, term at a time). Each term's postings come in parts of falling impact
+(`tiers`), each with an upper bound: boost × idf × (k1 + 1) × its largest
+tf / (tf + norm) (kept beside the list in the posting cache). The parts are scored in
+full one after another, those that bring the most bound for their postings first; θ is
+the k-th best partial score so far. Once the remaining parts' bounds sum to less than
+θ, no paper they alone match can reach the top k: those parts are scored only for the
+papers already seen, looked up by bisection, highest bound first, and the papers whose
+partial score plus the bounds left is below θ are dropped. Rare terms and the few
+postings of a common term that score high have the high bounds, so the bulk of the
+long lists (common words, a prefix's expansions) is read but not scored. Any order of
+the parts is exact (only the sums of the bounds left count); this one is fast.
+
+Shapes it does not take (phrases, fuzzy terms, anything but terms inside an AND inside
+an OR, an exclusion that is not terms) answer None: the caller scores them
+exhaustively. Queries with few matches (`FEW`) are scored in full.
+
+Exactness. Every paper's partial score is a lower bound of its score and every sum of
+bounds an upper bound, up to rounding; comparisons keep a relative margin far wider
+than the rounding of a few thousand additions (`MARGIN`), so a paper is dropped only
+when it is strictly below the k-th best. The survivors (k, and every paper tied with
+the k-th) are then scored by the scorer itself, whose order of addition does not
+depend on which papers it is given, so each gets the very score the exhaustive path
+gives it. Ties rank by docnum (`ranked`), here and in the exhaustive path.
+
+The number of matches is exact too: the union (and intersection) of the terms'
+docnums, as sets or as byte maps (`members`).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from whoosh import query as wq
+
+from tui.core.index.members import Selection
+from tui.core.index.plans import matches, papers_of, plan_of, postings_in, text_of
+from tui.core.index.scorer import Scorer, Scores
+from tui.core.index.tiers import Tier
+
+MARGIN = 1e-9
+"""Relative slack on every pruning comparison, on the side of keeping a paper. Scores
+are sums of positive float64 terms; n additions err by at most about n × 1.1e-16 of
+the sum, so 1e-9 covers queries of millions of terms; a wider margin would only keep a
+few more papers to score exactly."""
+
+PRUNE_FROM = 20_000
+"""Queries with fewer postings in all are scored exhaustively: a few milliseconds,
+which pruning's set-up (bounds, matches, parts) would not shorten."""
+FEW = 4
+"""Matches up to FEW × k are all scored: pruning would save less than it costs."""
+_SMALL = 64
+"""Postings that cost about as much as starting to score a list: so that among short
+lists the order is by bound."""
+
+Ranked = list[tuple[int, float]]
+def ranked(scores: Scores, k: int | None) -> Ranked:
+    """The best `k` (all when None) (docnum, score) pairs: score descending, then
+    docnum ascending, so that equal scores always come in the same order."""
+    if k is not None and k <= 0:
+        return []
+    docnums: Iterable[int] = scores
+    if k is not None and k < len(scores):
+        # The k-th best score (nlargest without a key runs at C speed), then only the
+        # papers at or above it.
+        kth = heapq.nlargest(k, scores.values())[-1]
+        docnums = [d for d, s in scores.items() if s >= kth]
+    # By docnum, then (a stable sort, reversed stably) by score: no Python key.
+    order = sorted(docnums)
+    order.sort(key=scores.__getitem__, reverse=True)
+    return [(d, scores[d]) for d in (order if k is None else order[:k])]
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    """Part of one scored term's postings (see `tiers`), or a conjunction of terms
+    inside a disjunction (`unit`), with its bound."""
+
+    fieldname: str
+    tier: Tier | None
+    scale: float
+    """boost × idf × (k1 + 1): a posting's score over its tf / (tf + norm)."""
+    bound: float
+    """No posting here scores more, up to rounding."""
+    unit: wq.And | None = None
+    """A conjunction of terms, scored by the scorer, in place of a part of a list."""
+    matches: int = 0
+    """How many papers `unit` matches."""
+
+    @property
+    def size(self) -> int:
+        """How many postings the part has (papers, for a conjunction)."""
+        if self.tier is None:
+            return self.matches
+        return len(self.tier.ids) if self.tier.size < 0 else self.tier.size
+
+
+def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
+    """The best `k` papers for `q` as `ranked` gives them from `scorer.evaluate(q)`,
+    and how many papers `q` matches; None for a query of another shape, which the
+    caller then scores exhaustively."""
+    plan = plan_of(q)
+    if plan is None or k < 1 or postings_in(scorer, plan) < PRUNE_FROM:
+        return None
+    docs = papers_of(scorer)
+    selected = matches(scorer, plan, docs)
+    if selected is None:
+        return None
+    count = selected.count if isinstance(selected, Selection) else len(selected)
+    if count <= FEW * k:  # nothing worth pruning: score them all
+        found = selected.docnums if isinstance(selected, Selection) else selected
+        return ranked(scorer.evaluate(q, found), k), count
+    conjunction = len(plan.groups) > 1 or bool(plan.excluded)
+    leaves = []
+    for group in plan.groups:
+        for unit in group:
+            if isinstance(unit, wq.And):
+                bound = sum(_bound(scorer, t) for t in unit.subqueries)
+                leaves.append(_Leaf("", None, 1.0, bound, unit, len(docs(unit))))
+                continue
+            text = text_of(unit)
+            scale = scorer.scale(unit.fieldname, text, unit.boost)
+            leaves += [_Leaf(unit.fieldname, tier, scale, scale * tier.ratio)
+                       for tier in scorer.tiers(unit.fieldname, text)]
+
+    def score(leaf: _Leaf, candidates: set[int] | Selection | None) -> Scores:
+        tier = leaf.tier
+        if tier is None:
+            if not isinstance(candidates, Selection):
+                return scorer.evaluate(leaf.unit, candidates)
+            marks = candidates.marks
+            return {d: v for d, v in scorer.evaluate(leaf.unit).items() if marks[d]}
+        return scorer.score(leaf.fieldname, tier.ids, tier.tfs, leaf.scale, candidates,
+                            tier.below)
+
+    survivors = _survivors(score, leaves, k, selected if conjunction else None)
+    return ranked(scorer.evaluate(q, survivors), k), count
+
+
+def _bound(scorer: Scorer, term: wq.Term) -> float:
+    """No paper's score for `term` is above this (up to rounding)."""
+    text = text_of(term)
+    parts = scorer.tiers(term.fieldname, text)
+    return scorer.scale(term.fieldname, text, term.boost) * parts[0].ratio if parts else 0.0
+
+
+def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
+               leaves: list[_Leaf], k: int, within: set[int] | Selection | None,
+               ) -> set[int]:
+    """Every paper that may be among the best `k` (see the module docstring), among
+    `within` when given (the conjunction's matches); `score(leaf, candidates)` scores
+    a leaf's postings, of all papers or of the candidates only."""
+    # Any order is right; this one is fast. What is scored in full should be the parts
+    # that bring the most bound for their postings (rare terms, top parts): then the
+    # long lists, left for last, are what the bounds left sum over when θ passes them.
+    leaves = sorted((leaf for leaf in leaves if leaf.bound > 0),
+                    key=lambda f: -f.bound / (f.size + _SMALL))
+    rest = _suffix_sums(leaves)
+    grow, shrink = 1.0 + MARGIN, 1.0 - MARGIN
+    partial: dict[int, float] = {}
+    get = partial.get
+    theta, done, i = 0.0, 0.0, 0
+    fresh = 0
+    """Postings added since θ was last taken."""
+    # Every part scored in full while the parts left could still bring in a new paper.
+    while i < len(leaves):
+        leaf = leaves[i]
+        # θ can pass what is left only once the bounds scored do (no partial exceeds
+        # them); and it is taken again only when what came in since, or the part about
+        # to be scored, is worth a pass over the partial scores.
+        if fresh and len(partial) >= k and rest[i] * grow < done \
+                and (fresh + leaf.size) * 4 >= len(partial):
+            theta, fresh = heapq.nlargest(k, partial.values())[-1], 0
+        if theta > 0 and rest[i] * grow < theta * shrink:
+            break
+        scored = score(leaf, within)
+        for docnum, value in scored.items():
+            partial[docnum] = get(docnum, 0.0) + value
+        fresh += len(scored)
+        done += leaf.bound
+        i += 1
+    if fresh and len(partial) >= k:
+        theta = heapq.nlargest(k, partial.values())[-1]
+    # The rest only for the papers seen, those that can still reach θ: the highest
+    # bounds first, so that what is left, and the papers that can still reach θ,
+    # shrink fastest.
+    leaves[i:] = sorted(leaves[i:], key=lambda f: -f.bound)
+    rest[i:] = _suffix_sums(leaves[i:])
+    alive = set(partial)
+    value_of = partial.__getitem__
+    while i < len(leaves) and alive:
+        alive = _reaching(alive, value_of, theta, rest[i])
+        for docnum, value in score(leaves[i], alive).items():
+            partial[docnum] += value
+        i += 1
+        if len(alive) >= k:
+            theta = max(theta, heapq.nlargest(k, map(value_of, alive))[-1])
+    return _reaching(alive, value_of, theta, 0.0)
+
+
+def _reaching(docs: set[int], value_of: Callable[[int], float], theta: float,
+              rest: float) -> set[int]:
+    """The papers of `docs` whose partial score plus `rest` may reach `theta` (with the
+    margin on the safe side)."""
+    need = theta * (1.0 - MARGIN) / (1.0 + MARGIN) - rest * (1.0 + MARGIN)
+    if need <= 0:
+        return docs
+    return {d for d in docs if value_of(d) >= need}
+
+
+def _suffix_sums(leaves: list[_Leaf]) -> list[float]:
+    """For each i, the sum of the bounds of leaves[i:] (one more entry: 0)."""
+    rest = [0.0] * (len(leaves) + 1)
+    for i in range(len(leaves) - 1, -1, -1):
+        rest[i] = rest[i + 1] + leaves[i].bound
+    return rest
+
+
