@@ -276,9 +276,15 @@ def test_an_index_build_cut_off_is_never_used(tmp_path: Path) -> None:
         reader = Reader(files, index, tmp_path / f"data-{attempt}")
         tmux = reader.tmux
         try:
-            tmux.wait_for("Building the index")
+            # The reader is up (its screen switched to), then its build's workers are:
+            # watched from /proc rather than from the progress text, which shows only
+            # once a worker is done, so that with equal shares the others are often
+            # done by the time it is read.
             pid = reader.pid
             deadline = time.monotonic() + WAIT_S
+            while modes(tmux)["alternate_on"] != "1" and not list(index.glob("ix-*")):
+                assert time.monotonic() < deadline, "the reader never drew its screen"
+                time.sleep(0.02)
             while (os.cpu_count() or 1) > 1 and not children(pid) \
                     and not list(index.glob("ix-*")):  # the workers are started
                 assert time.monotonic() < deadline, "no worker processes were started"
