@@ -359,3 +359,29 @@ def test_reordered_lists_are_reused_in_their_new_order(tmp_path: Path,
         assert [p.file for p in library.papers()[:1]] == [SOURCES[2]]
         incremental = _answers(library)
     assert incremental == _full(files, tmp_path / "full")
+
+
+def test_a_table_of_contents_deleted_mid_build_gives_a_whole_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process wiping the index root while a build writes its segments: the
+    segment writer finds no table of contents in the folder being built, and the build
+    is done again rather than failing (Whoosh says EmptyIndexError, not FileNotFound)."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES[:2]]
+    new_segment = builder._new_segment
+    wiped: list[Path] = []
+
+    def wiping(ix, *args, **kwargs):
+        if not wiped:
+            folder = Path(ix.storage.folder)
+            for toc in folder.glob("*.toc"):
+                toc.unlink()
+                wiped.append(toc)
+        return new_segment(ix, *args, **kwargs)
+
+    monkeypatch.setattr(builder, "_new_segment", wiping)
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert wiped  # the first attempt did lose its table of contents
+        whole = _answers(library)
+    assert whole == _full(files, tmp_path / "full")

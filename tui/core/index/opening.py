@@ -240,11 +240,13 @@ def _reusable(folder: Path, meta: dict[str, object]) -> bool:
 
 def _file_vanished(exc: BaseException) -> bool:
     """Whether `exc` comes from a file that was not found (also where Whoosh, cleaning
-    up after it, raised another error in its place)."""
+    up after it, raised another error in its place). Whoosh's EmptyIndexError is one:
+    in a folder this build created, it means the table of contents was deleted (a
+    segment writer reads it again for each segment it writes)."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
-        if isinstance(cause, FileNotFoundError):
+        if isinstance(cause, (FileNotFoundError, whoosh_index.EmptyIndexError)):
             return True
         seen.add(id(cause))
         cause = cause.__cause__ or (None if cause.__suppress_context__ else cause.__context__)
