@@ -302,6 +302,26 @@ def test_a_list_cut_across_segments_is_reused_whole(tmp_path: Path,
     assert incremental == _full(files, tmp_path / "full")
 
 
+def test_a_large_json_lines_file_makes_as_many_segments_as_other_lists(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot alone is cut into the segments the same bytes of other lists would
+    make (not one per core, which at 250,000 records made two segments four times
+    the size of a paragraph library's), its papers still in file order."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("a file is cut in parts for worker processes")
+    monkeypatch.setattr(builder, "_PARALLEL_BYTES", 1)  # cut even a small file
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    snapshot = _jsonl(lists, 200)
+    cores = os.cpu_count() or 1
+    with open_library([snapshot], str(tmp_path / "ix")) as library:
+        (block,) = library.opened.meta["blocks"]
+        expected = reuse.target_segments(snapshot.stat().st_size, cores)
+        assert expected > cores
+        assert len(block["segments"]) == expected
+        assert [p.position for p in library.papers()] == list(range(len(library)))
+
+
 def test_an_index_from_other_code_is_not_reused(tmp_path: Path, analysed: list[str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     from tui.core.index import opening

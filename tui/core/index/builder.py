@@ -20,6 +20,7 @@ in name order, so that sorting by name loads no paper).
 from __future__ import annotations
 
 import gc
+import math
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -196,18 +197,30 @@ def _runs(pieces: list[Piece], files: list[Path], on_disk: bool, cores: int) -> 
     for number, piece in enumerate(pieces):
         if piece.block is not None:
             continue
-        tagged = [(part, i) for i in piece.files
-                  for part in (split_parts([files[i]], cores, _PARALLEL_BYTES)
-                               if on_disk else [Part(files[i])])]
         # A build of every list is cut in `target_segments` runs, so that a changed
         # list brings along only its run; a run of new lists, by its share of the whole.
         count = runs_for(piece.size, total, cores) if on_disk and not piece.folded else 1
+        # A large JSON Lines file is cut in parts by its share of those runs (one per
+        # core at least), so that its records make segments of the same size as the
+        # same bytes of other lists would: two halves of a snapshot would make two
+        # segments several times larger, slower to write (more spilled runs to
+        # merge) and harder to share evenly between the workers.
+        tagged = [(part, i) for i in piece.files
+                  for part in (split_parts([files[i]], _parts(files[i], count, piece.size,
+                                                              cores), _PARALLEL_BYTES)
+                               if on_disk else [Part(files[i])])]
         start = 0
         for cut in _split([part for part, _ in tagged], min(count, len(tagged))):
             chunk = tagged[start:start + len(cut)]
             start += len(cut)
             runs.append(_Run(number, [p for p, _ in chunk], [i for _, i in chunk]))
     return runs
+
+
+def _parts(path: Path, runs: int, size: int, cores: int) -> int:
+    """How many parts a file of a piece of `size` bytes cut in `runs` runs is read as,
+    if it can be cut at all (see `split_parts`)."""
+    return max(cores, math.ceil(runs * path.stat().st_size / (size or 1)))
 
 
 def build_into(storage: Storage, files: list[Path],
