@@ -39,7 +39,8 @@ class Timed:
     """The whole process tree's resident memory, summed, at its sampled peak; never less
     than `largest_kb` (the tree held at least that much then, even between samples)."""
     largest_kb: int
-    """The largest single process's peak resident memory (getrusage)."""
+    """The largest single process's peak resident memory: its own, counted from its start
+    (see `rss`)."""
 
 
 def tree_rss_kb(root: int) -> int:
