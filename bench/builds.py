@@ -6,8 +6,8 @@ measured two ways, both printed by the benchmarks that build:
 
 - the resident memory of the whole process tree, summed, sampled every 50 ms from
   /proc (what the machine had to hold at once; a peak between two samples is missed);
-- the largest single process's peak, from `getrusage` of the build process itself and
-  of its waited-for children (exact, but one process only).
+- the largest single process's peak, from /proc for the build process itself (see
+  `rss`) and `getrusage` for its waited-for children (exact, but one process only).
 """
 
 from __future__ import annotations
@@ -22,9 +22,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-_RUSAGE = ("import resource as _r; print('MAXRSS', _r.getrusage(_r.RUSAGE_SELF).ru_maxrss, "
-           "_r.getrusage(_r.RUSAGE_CHILDREN).ru_maxrss)")
-"""Appended to the measured code: its own peak and its children's (KB on Linux)."""
+_RUSAGE = ("import resource as _r; from bench.rss import peak_rss_kb as _p; "
+           "print('MAXRSS', _p(), _r.getrusage(_r.RUSAGE_CHILDREN).ru_maxrss)")
+"""Appended to the measured code: its own peak (`rss`: not the benchmark's, which
+`ru_maxrss` would include) and its children's (KB on Linux). The children are the
+build's forked workers: what they count of the build's pages is theirs too."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,8 @@ class Timed:
     """The whole process tree's resident memory, summed, at its sampled peak; never less
     than `largest_kb` (the tree held at least that much then, even between samples)."""
     largest_kb: int
-    """The largest single process's peak resident memory (getrusage)."""
+    """The largest single process's peak resident memory: its own, counted from its start
+    (see `rss`)."""
 
 
 def tree_rss_kb(root: int) -> int:

@@ -12,7 +12,8 @@ that they all measure the same thing the same way:
   rows of papers (index already built), next to a minimal Textual app timed the same way,
   both in fresh processes, alternately; medians.
 - `reader_memory`: the peak resident memory of a reader process that opens the lists,
-  types a query, pages through it and through every paper.
+  types a query, pages through it and through every paper: its own (`rss`), not the
+  benchmark's that started it.
 
 The child processes run this file: `python bench/reader_probe.py MODE ARGS...`.
 """
@@ -22,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from bench.rss import peak_rss_mb  # noqa: E402
 
 QUERIES = ["transformer", "graph neural network", "reinforcement learning",
            "bayesian optimization", "diffusion model", "sparse coding"]
@@ -235,8 +237,7 @@ def child_memory(seeds: list[str], index_dir: str) -> None:
         app.exit(len(app.library))
 
     papers = app.run(headless=True, size=SIZE, auto_pilot=session)
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{papers} {peak_mb:.1f}")
+    print(f"{papers} {peak_rss_mb():.1f}")
 
 
 def run_child(mode: str, *args: str, env: dict[str, str] | None = None) -> str:

@@ -13,7 +13,7 @@ For each size (the base first), in one run:
    `--per-list` papers each, like a library of many conference lists.
 2. The build, with paperscope's own builder in a fresh process: seconds, papers/s, the
    peak memory of the build's processes (summed, sampled from /proc every 50 ms) and of
-   its largest process (getrusage), and the index's size on disk.
+   its largest process (its own peak: `bench/rss.py`), and the index's size on disk.
 3. Per-query latency, median and p95, through the one search function: over typed
    prefixes (`t`, `tr`, ... `transformer`, each query of `bench/reader_probe.py` typed a
    character at a time, searched as the reader searches while typing) and over whole

@@ -20,7 +20,7 @@ It reports:
   that keeps running on error (the search), or the reader failing to catch up within
   `--hang-seconds`. The first few are printed with their tracebacks and the keys that
   led to them;
-- peak memory: the process's resident set high-water mark (`ru_maxrss`);
+- peak memory: the process's resident set high-water mark (VmHWM: see `rss`);
 - memory growth: the resident set sampled every `--sample-every` operations, the
   median of the first minute against that of the last, and the slope (least squares,
   MB per minute; also over the second half alone). "flat" means the growth between
@@ -43,7 +43,6 @@ import gc
 import os
 import platform
 import random
-import resource
 import shutil
 import statistics
 import sys
@@ -58,6 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.reader_probe import SIZE, build_index, percentile, press, wait_painted  # noqa: E402
+from bench.rss import peak_rss_mb  # noqa: E402
 
 SIZES = [(120, 40), (80, 24), (100, 30), (99, 40), (160, 50), (60, 16), (200, 60), (40, 10)]
 """Terminal sizes a resize picks from (the first, the soak's own, half of the time):
@@ -130,11 +130,6 @@ def rss_mb() -> float:
     with open("/proc/self/statm", encoding="ascii") as statm:
         pages = int(statm.read().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def peak_rss_mb() -> float:
-    """The process's resident set high-water mark, in MB (ru_maxrss is in KB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def slope_per_minute(points: list[tuple[float, float]]) -> float:
@@ -775,7 +770,7 @@ def report(args, record: Record, elapsed: float, loads: tuple[float, float]) -> 
         " (" + ", ".join(f"{k} {n}" for k, n in by_kind.items()) + ")" if by_kind else "")))
     if driver_errors:
         rows.append(("soak driver errors", str(len(driver_errors))))
-    rows.append(("peak memory", f"{peak_rss_mb():.0f} MB RSS high-water mark (ru_maxrss) · "
+    rows.append(("peak memory", f"{peak_rss_mb():.0f} MB RSS high-water mark (VmHWM) · "
                                 f"sampled max {max((m for _, m in record.rss), default=0):.0f} MB"))
     rows.extend(memory_lines(record, args.sample_every))
     pauses = [f"generation {gen}: {len(ms):,} (p50 {percentile(ms, .5):.1f} ms · max "

@@ -346,3 +346,33 @@ def test_the_norms_read_at_search_are_those_of_each_papers_own_length(
         lengths = array("I", [len(terms(rendered_text(s["raw"]))) for s in stored])
         assert len(set(lengths)) == 3  # three lengths, so a mix-up of papers shows
         assert list(lib.scorer.norms["text"]) == list(norms_for(lengths))
+
+
+def test_a_search_reads_the_norms_of_the_fields_it_scores_only(tmp_path: Path) -> None:
+    """Each field's norms take 4 bytes a paper. A field no paper has words in (the
+    authors, years, venues and headings of paragraph lists) is never scored, nor is a
+    field the query does not search (`list`, `year`): their norms stay on disk."""
+    import tracemalloc
+
+    from tui.core.index import sidefiles
+
+    papers = 2000
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    words = ["sparse", "coding", "kernel", "graph", "signal", "network", "bound", "prior"]
+    for n in range(0, papers, 500):
+        abstracts = [" ".join(words[(d + i) % 8] for i in range(d % 13 + 5)) + f" case{d}."
+                     for d in range(n, n + 500)]
+        write_list(folder, f"l{n}.txt", f"List {n}\n\n" + "\n\n".join(abstracts) + "\n")
+    with open_at(folder, tmp_path / "ix") as lib:
+        assert len(lib) == papers
+        tracemalloc.start()
+        try:
+            for query in ("sparse cod", "kernel graph", "s", "network -prior"):
+                assert search(lib, query, typing=True).total
+            held = tracemalloc.take_snapshot().filter_traces(
+                [tracemalloc.Filter(True, sidefiles.__file__)])
+        finally:
+            tracemalloc.stop()
+        # name, title, text and alias at most: four fields of the nine.
+        assert sum(stat.size for stat in held.statistics("filename")) < 5 * 4 * papers

@@ -24,7 +24,7 @@ from whoosh.query import Term
 
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
-from tui.core.index.scorer import PostingCache, Scorer
+from tui.core.index.scorer import Norms, PostingCache, Scorer
 from tui.core.index.topk import top
 from tui.core.index.sidefiles import (
     NAME_ORDER_FILE, NORMS_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
@@ -356,13 +356,15 @@ class Library:
 
     @cached_property
     def scorer(self) -> Scorer:
-        """The BM25 scorer over this library's index, with its posting cache."""
-        norms = {}
-        for name in SCORED_FIELDS:
+        """The BM25 scorer over this library's index, with its posting cache; a
+        field's norms are read when a search first scores it (`Norms`)."""
+
+        def read(name: str) -> array | None:
             found = self._side_file(parse_norms, NORMS_FILE.format(name))
-            if found is not None and len(found) == len(self):
-                norms[name] = found
-        return Scorer(self.searcher, norms, PostingCache(self.searcher.reader()),
+            return found if found is not None and len(found) == len(self) else None
+
+        return Scorer(self.searcher, Norms(SCORED_FIELDS, read),
+                      PostingCache(self.searcher.reader()),
                       lambda q: sorted(q.docs(self.searcher)))
 
     def close(self) -> None:
