@@ -15,6 +15,9 @@ that they all measure the same thing the same way:
   types a query, pages through it and through every paper: its own (`rss`), not the
   benchmark's that started it.
 
+Sort, filter and similar papers are timed the same way by `bench/reader_actions.py`
+(child mode `actions`).
+
 The child processes run this file: `python bench/reader_probe.py MODE ARGS...`.
 """
 
@@ -323,6 +326,10 @@ def main(argv: list[str]) -> int:
         to_frame, to_idle, engine, _ = asyncio.run(
             keystroke_latencies([args[0]], args[1], args[2:]))
         print(json.dumps([to_frame, to_idle, engine]))
+    elif mode == "actions":
+        from bench.reader_actions import child_actions
+
+        child_actions(args)
     else:
         print(f"reader_probe.py: unknown mode {mode!r}", file=sys.stderr)
         return 2
