@@ -3,7 +3,7 @@ the same at a base size, so that growth shows as a ratio.
 
     python bench/scale.py [--size 250000] [--base 25000] [--per-list 2000] [--seed 16]
                           [--workdir DIR] [--corpora ../shared/corpora] [--repeat 2]
-                          [--runs 3] [--queries 6]
+                          [--runs 3] [--queries 6] [--action-rounds 5]
 
 For each size (the base first), in one run:
 
@@ -25,7 +25,10 @@ For each size (the base first), in one run:
 5. The reader, measured by `bench/reader_probe.py` as `bench/reader.py` measures it:
    keystroke → frame with the repainted list (and the search's part), the first frame
    with rows and the lists open against a minimal Textual app, and the peak memory of
-   an open reader that searches and pages through every paper.
+   an open reader that searches and pages through every paper; and by
+   `bench/reader_actions.py`, the reading keys that list papers anew: sort (`S`), filter
+   (`f`) and similar papers (`r`, Esc back), on every paper and on a query, key → frame
+   with the repainted list, `--action-rounds` rounds.
 
 The table at the end is Markdown, to paste into a note. Figures are medians of one run
 on a shared machine: compare ratios within a run; the load average is printed.
@@ -47,7 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import engine, reader_probe  # noqa: E402
+from bench import engine, reader_actions, reader_probe  # noqa: E402
 from bench.builds import cold_searches, folder_bytes, timed_paperscope_build  # noqa: E402
 from bench.corpus import (  # noqa: E402
     corpus_sentences, made_abstracts, read_abstracts, write_paragraph_lists,
@@ -85,6 +88,15 @@ class Size:
     keystroke_search: list[float] = field(default_factory=list)
     startup: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     reader_mb: float = 0.0
+    actions: dict[str, list[float]] = field(default_factory=dict)
+    """Per reader action (`bench/reader_actions.py`'s names): key → painted list, ms."""
+    actions_timed_out: list[str] = field(default_factory=list)
+    """The actions whose list was not repainted in time, once per time."""
+
+    def action_ms(self, kind: str) -> list[float]:
+        """Every figure of one kind of action (sort, filter, similar)."""
+        return [ms for name, values in self.actions.items()
+                if reader_actions.kind_of(name) == kind for ms in values]
 
 
 def timed_queries(run: Callable[[str, bool], float], typed: list[str], repeat: int,
@@ -152,15 +164,23 @@ def measure_peers(result: Size, files: list[Path], workdir: Path, typed: list[st
 
 
 def measure_reader(result: Size, lists: Path, index_dir: Path, workdir: Path, queries: list[str],
-                   runs: int) -> None:
-    """Keystroke → painted list, start-up against a minimal app, memory of an open reader."""
+                   runs: int, rounds: int) -> None:
+    """Keystroke → painted list, sort, filter and similar (`rounds` each) → painted list,
+    start-up against a minimal app, memory of an open reader."""
     to_frame, _, engine_ms = reader_probe.keystrokes_in_child(str(lists), str(index_dir), queries)
     result.keystroke, result.keystroke_search = to_frame, engine_ms
+    result.actions, result.actions_timed_out = reader_actions.actions_in_child(
+        str(lists), str(index_dir), rounds)
     result.startup = reader_probe.startup_medians(runs, str(lists), str(index_dir),
                                                   reader_probe.bytecode_cached_env(workdir))
     result.reader_mb = reader_probe.reader_memory(str(lists), str(index_dir))[1]
     print(f"  reader: keystroke p95 {percentile(to_frame, 0.95):.0f} ms, "
           f"memory {result.reader_mb:.0f} MB", flush=True)
+    for kind in reader_actions.KINDS:
+        print(f"  reader: {kind} p95 {percentile(result.action_ms(kind) or [0.0], 0.95):.0f} ms",
+              flush=True)
+    if result.actions_timed_out:
+        print(f"  reader: timed out: {', '.join(result.actions_timed_out)}", flush=True)
 
 
 def measure(size: int, sentences: list[str], args: argparse.Namespace, workdir: Path,
@@ -181,7 +201,7 @@ def measure(size: int, sentences: list[str], args: argparse.Namespace, workdir: 
     measure_peers(result, files, workdir, typed, args.repeat)
     if not args.no_reader:
         measure_reader(result, lists, index_dir, workdir, reader_probe.QUERIES[:args.queries],
-                       args.runs)
+                       args.runs, args.action_rounds)
     return result
 
 
@@ -233,6 +253,10 @@ def table(base: Size, top: Size) -> list[str]:
         lambda s: percentile(s.keystroke, 0.95))
     row("reader: of which the search, p50 / p95 ms", lambda s: _p(s.keystroke_search),
         lambda s: percentile(s.keystroke_search, 0.95))
+    for kind, keys in reader_actions.KINDS.items():
+        row(f"reader: {kind} ({keys}): key → painted list, p50 / p95 ms",
+            lambda s, kind=kind: _p(s.action_ms(kind) or [0.0]),
+            lambda s, kind=kind: percentile(s.action_ms(kind) or [0.0], 0.95))
     row("reader: first frame with rows, × a minimal Textual app",
         lambda s: f"{s.startup[2] / s.startup[0]:.2f}×", lambda s: s.startup[2] / s.startup[0])
     row("reader: lists open, all papers listed, × a minimal Textual app",
@@ -240,6 +264,23 @@ def table(base: Size, top: Size) -> list[str]:
     row("reader: peak memory, open, searched, paged to the end, MB",
         lambda s: f"{s.reader_mb:,.0f}", lambda s: s.reader_mb)
     return ["| " + " | ".join(cells) + " |" for cells in rows]
+
+
+def action_goals(base: Size, top: Size) -> list[tuple[str, bool]]:
+    """Each reader action kind's p95 at the large size within the keystroke budget: the
+    typing goal, 1.5 × the base size's keystroke p95; an action that timed out misses it."""
+    budget = 1.5 * percentile(base.keystroke, 0.95)
+    out = []
+    for kind in reader_actions.KINDS:
+        ms = top.action_ms(kind)
+        late = [n for n in top.actions_timed_out if reader_actions.kind_of(n) == kind]
+        p95 = percentile(ms, 0.95) if ms else float("inf")
+        text = (f"reader {kind} p95 at {top.papers:,} within the keystroke budget (1.5× the "
+                f"keystroke p95 at {base.papers:,}, {budget:.1f} ms): {p95:.1f} ms")
+        if late:
+            text += f" ({len(late)} timed out)"
+        out.append((text, p95 <= budget and not late))
+    return out
 
 
 def goals(base: Size, top: Size) -> list[str]:
@@ -257,6 +298,7 @@ def goals(base: Size, top: Size) -> list[str]:
         key_ratio = percentile(top.keystroke, 0.95) / percentile(base.keystroke, 0.95)
         out.append(line(f"reader keystroke p95 at {top.papers:,} ≤ 1.5× at {base.papers:,}: "
                         f"{key_ratio:.2f}×", key_ratio <= 1.5))
+        out += [line(text, met) for text, met in action_goals(base, top)]
     if "FTS5" in top.peers:
         fts = med(top.peers["FTS5"]["typed"])  # type: ignore[arg-type]
         out.append(line(f"per query under FTS5's at {top.papers:,}: {med(top.typed):.1f} against "
@@ -289,11 +331,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="start-up and cold-search runs")
     parser.add_argument("--queries", type=int, default=len(reader_probe.QUERIES),
                         help="how many of the typed queries to type")
+    parser.add_argument("--action-rounds", type=int, default=5,
+                        help="rounds of the reader's sort, filter and similar keys")
     parser.add_argument("--no-reader", action="store_true",
                         help="leave out the reader (its rows then say 'not measured')")
     args = parser.parse_args(argv)
-    if not 0 < args.base < args.size or args.per_list < 1 or args.queries < 1:
-        parser.error("need 0 < --base < --size, --per-list >= 1 and --queries >= 1")
+    if (not 0 < args.base < args.size or args.per_list < 1 or args.queries < 1
+            or args.action_rounds < 1):
+        parser.error("need 0 < --base < --size, --per-list >= 1, --queries >= 1 and "
+                     "--action-rounds >= 1")
     if not args.corpora.is_dir():
         print(f"scale.py: no corpora at {args.corpora} (use --corpora)", file=sys.stderr)
         return 2

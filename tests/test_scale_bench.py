@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from bench.corpus import corpus_sentences, made_abstracts, read_abstracts, write_paragraph_lists
+from bench.reader_actions import action_names, kind_of
 from bench.scale import Size, goals, table, typed_prefixes
 from tests.conftest import ROOT, write_list
 
@@ -74,10 +75,13 @@ def _size(papers: int, scale: float) -> Size:
     """A measured size with figures `scale` times some made ones."""
     ms = [scale * x for x in (1.0, 2.0, 3.0, 10.0)]
     peer = {"build_s": 1.0, "typed": ms, "whole": ms, "disk_mb": None}
+    # Each sort step takes `ms`, each filter step 2× it, the similar papers 5× it.
+    times = {"sort": 1.0, "filter": 2.0, "similar": 5.0}
+    actions = {name: [times[kind_of(name)] * x for x in ms] for name in action_names()}
     return Size(papers, build_s=10 * scale, tree_peak_mb=100 * scale, largest_mb=80 * scale,
                 disk_mb=50 * scale, typed=ms, whole=ms, cold=[300.0], bare=[50.0],
                 peers={"FTS5": peer}, keystroke=ms, keystroke_search=ms,
-                startup=(1.0, 1.1, 1.2 * scale, 2.0), reader_mb=90 * scale)
+                startup=(1.0, 1.1, 1.2 * scale, 2.0), reader_mb=90 * scale, actions=actions)
 
 
 def test_the_table_shows_each_measure_at_both_sizes_with_its_growth() -> None:
@@ -96,6 +100,13 @@ def test_the_table_shows_each_measure_at_both_sizes_with_its_growth() -> None:
         "1.20×", "3.60×", "3.00×"]
     typed = next(v for k, v in rows.items() if k.startswith("per query, typed"))
     assert typed[:3] == ["2.5 / 10.0", "7.5 / 30.0", "3.00×"]
+    # One row per kind of reader action, over all its steps; its growth is the p95's.
+    assert rows["reader: sort (S): key → painted list, p50 / p95 ms"][:3] == [
+        "2.5 / 10.0", "7.5 / 30.0", "3.00×"]
+    assert rows["reader: filter (f): key → painted list, p50 / p95 ms"][:3] == [
+        "5.0 / 20.0", "15.0 / 60.0", "3.00×"]
+    assert rows["reader: similar (r, Esc back): key → painted list, p50 / p95 ms"][:3] == [
+        "12.5 / 50.0", "37.5 / 150.0", "3.00×"]
 
 
 def test_the_goals_say_met_or_not_with_the_figures() -> None:
@@ -104,6 +115,19 @@ def test_the_goals_say_met_or_not_with_the_figures() -> None:
     assert any(line.endswith("memory of an open reader at 1,000 ≤ 500 MB: 270 MB: met")
                for line in out)
     assert all(line.endswith((": met", ": NOT met")) for line in out)
+
+
+def test_each_reader_action_kind_has_a_goal_within_the_keystroke_budget() -> None:
+    base, top = _size(100, 1.0), _size(1000, 0.5)
+    budget = "within the keystroke budget (1.5× the keystroke p95 at 100, 15.0 ms)"
+    out = goals(base, top)
+    assert f"- reader sort p95 at 1,000 {budget}: 5.0 ms: met" in out
+    assert f"- reader filter p95 at 1,000 {budget}: 10.0 ms: met" in out
+    assert f"- reader similar p95 at 1,000 {budget}: 25.0 ms: NOT met" in out
+    # An action whose list was never repainted misses its goal, however fast the rest.
+    top.actions_timed_out = ["filter: starred, query"]
+    assert f"- reader filter p95 at 1,000 {budget}: 10.0 ms (1 timed out): NOT met" in goals(
+        base, top)
 
 
 def test_the_benchmark_runs_end_to_end_on_a_tiny_size(tmp_path: Path) -> None:
@@ -116,9 +140,10 @@ def test_the_benchmark_runs_end_to_end_on_a_tiny_size(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     table_lines = [line for line in proc.stdout.splitlines() if line.startswith("|")]
     assert table_lines[0].startswith("| measure | paperscope 100 | paperscope 300 | growth |")
-    assert len(table_lines) == 13  # head, rule, eleven measures
+    assert len(table_lines) == 16  # head, rule, fourteen measures
     assert all(line.count("|") == table_lines[0].count("|") for line in table_lines)
-    assert sum("| not measured | not measured |" in line for line in table_lines) == 5
+    assert sum("| not measured | not measured |" in line for line in table_lines) == 8
+    assert not re.search(r"^- reader ", proc.stdout, re.M)  # no reader goals either
     assert len(list((workdir / "lists-300").glob("*.txt"))) == 6
     assert re.search(r"^- per query .* at 300 ≤ 2× at 100: [\d.]+×: (met|NOT met)$",
                      proc.stdout, re.M)
