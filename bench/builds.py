@@ -13,6 +13,7 @@ measured two ways, both printed by the benchmarks that build:
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -41,6 +42,10 @@ class Timed:
     largest_kb: int
     """The largest single process's peak resident memory: its own, counted from its start
     (see `rss`)."""
+    cpu_s: float = 0.0
+    """CPU seconds (user and system) of the process and the workers it waited for. On a
+    machine whose speed drifts from one minute to the next, a steadier measure of the
+    work done than the wall clock."""
 
 
 def tree_rss_kb(root: int) -> int:
@@ -70,6 +75,7 @@ def tree_rss_kb(root: int) -> int:
 def timed_process(code: str, *args: str) -> Timed:
     """Run Python `code` with `args` (sys.argv[1:]) in a fresh process from the checkout,
     sampling its process tree's memory every 50 ms; exits the bench if it fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code + "\n" + _RUSAGE, *args], cwd=ROOT,
                             stdout=subprocess.PIPE, text=True)
@@ -78,20 +84,22 @@ def timed_process(code: str, *args: str) -> Timed:
         peak = max(peak, tree_rss_kb(proc.pid))
         time.sleep(0.05)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     out = proc.stdout.read() if proc.stdout else ""
     if proc.returncode:
         sys.exit(f"bench: a measured process failed ({proc.returncode}): {code.splitlines()[0]}")
     lines = out.splitlines()
     own, children = (int(x) for x in lines[-1].split()[1:])
     largest = max(own, children)
-    return Timed(elapsed, "\n".join(lines[:-1]), max(peak, largest), largest)
+    return Timed(elapsed, "\n".join(lines[:-1]), max(peak, largest), largest, cpu)
 
 
-def timed_build(lists: list[Path], index_dir: Path) -> tuple[float, int, int]:
+def timed_build(lists: list[Path], index_dir: Path) -> tuple[float, int, int, float]:
     """Build the index of `lists` with paperscope's own builder in a fresh process:
-    (seconds, papers, peak KB of the build's processes, summed)."""
+    (seconds, papers, peak KB of the build's processes, summed, CPU seconds)."""
     timed = timed_paperscope_build(lists, index_dir)
-    return timed.seconds, int(timed.output.split()[-1]), timed.tree_peak_kb
+    return timed.seconds, int(timed.output.split()[-1]), timed.tree_peak_kb, timed.cpu_s
 
 
 def timed_paperscope_build(lists: list[Path], index_dir: Path) -> Timed:
