@@ -149,6 +149,24 @@ def test_the_benchmark_runs_end_to_end_on_a_tiny_size(tmp_path: Path) -> None:
                      proc.stdout, re.M)
 
 
+def test_build_only_builds_both_sizes_and_checks_the_build_goals_alone(tmp_path: Path) -> None:
+    """`--build-only` (for 1M, where the rest takes an hour): builds, no queries, no
+    table, and the two goals a build alone can check."""
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--size", "300", "--base", "100", "--per-list", "50",
+         "--build-only", "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    assert len(re.findall(r"^  paperscope: built in [\d.]+ s \([\d,]+/s\), peak \d+ MB",
+                          proc.stdout, re.M)) == 2
+    goal_lines = [line for line in proc.stdout.splitlines() if line.startswith("- ")]
+    assert len(goal_lines) == 2, goal_lines
+    assert goal_lines[0].startswith("- peak memory while indexing 300 ≤ 600 MB: ")
+    assert goal_lines[1].startswith("- papers/s at 300 no less than at 100: ")
+    assert not any(line.startswith("|") for line in proc.stdout.splitlines())
+    assert "FTS5" not in proc.stdout
+
+
 def test_the_benchmark_refuses_a_workdir_in_the_checkout() -> None:
     proc = subprocess.run([sys.executable, str(BENCH), "--size", "20", "--base", "10",
                            "--workdir", str(ROOT / "index" / "scale")],
