@@ -309,27 +309,26 @@ def goals(base: Size, top: Size) -> list[str]:
     """Issue 16's goals that this run can check, each met or not, with its figures."""
     med = statistics.median
 
-    line = _goal
     typed_ratio = med(top.typed) / med(base.typed)
-    out = [line(f"per query (typed prefixes, median) at {top.papers:,} ≤ 2× at {base.papers:,}:"
-                f" {typed_ratio:.2f}×", typed_ratio <= 2)]
+    out = [_goal(f"per query (typed prefixes, median) at {top.papers:,} ≤ 2× at {base.papers:,}:"
+                 f" {typed_ratio:.2f}×", typed_ratio <= 2)]
     reader = bool(base.keystroke and top.keystroke)
     if reader:
         key_ratio = percentile(top.keystroke, 0.95) / percentile(base.keystroke, 0.95)
-        out.append(line(f"reader keystroke p95 at {top.papers:,} ≤ 1.5× at {base.papers:,}: "
-                        f"{key_ratio:.2f}×", key_ratio <= 1.5))
-        out += [line(text, met) for text, met in action_goals(base, top)]
+        out.append(_goal(f"reader keystroke p95 at {top.papers:,} ≤ 1.5× at {base.papers:,}: "
+                         f"{key_ratio:.2f}×", key_ratio <= 1.5))
+        out += [_goal(text, met) for text, met in action_goals(base, top)]
     if "FTS5" in top.peers:
         fts = med(top.peers["FTS5"]["typed"])  # type: ignore[arg-type]
-        out.append(line(f"per query under FTS5's at {top.papers:,}: {med(top.typed):.1f} against "
-                        f"{fts:.1f} ms ({med(top.typed) / fts:.2f}×)", med(top.typed) < fts))
+        out.append(_goal(f"per query under FTS5's at {top.papers:,}: {med(top.typed):.1f} against "
+                         f"{fts:.1f} ms ({med(top.typed) / fts:.2f}×)", med(top.typed) < fts))
     out += build_goals(base, top)
     if reader:
         rows = top.startup[2] / top.startup[0]
-        out.append(line(f"first frame with rows at {top.papers:,} ≤ 1.3× a minimal app: "
-                        f"{rows:.2f}×", rows <= 1.3))
-        out.append(line(f"memory of an open reader at {top.papers:,} ≤ 500 MB: "
-                        f"{top.reader_mb:,.0f} MB", top.reader_mb <= 500))
+        out.append(_goal(f"first frame with rows at {top.papers:,} ≤ 1.3× a minimal app: "
+                         f"{rows:.2f}×", rows <= 1.3))
+        out.append(_goal(f"memory of an open reader at {top.papers:,} ≤ 500 MB: "
+                         f"{top.reader_mb:,.0f} MB", top.reader_mb <= 500))
     return out
 
 
