@@ -199,6 +199,41 @@ def test_json_lines_are_read_as_a_stream(tmp_path: Path) -> None:
     assert list(stream.papers) == [] and "skipped 3" in stream.notices[0]
 
 
+
+def test_a_paragraph_list_is_read_as_a_stream(tmp_path: Path, monkeypatch) -> None:
+    """The builder's reader makes each paper of a paragraph list when it is asked for,
+    so that the abstract it renders for the paper is still remembered when the index
+    renders it: a list of more papers than the renderer remembers was rendered twice."""
+    from tui.core.lists import paragraphs
+    from tui.core.lists.reader import open_list
+
+    path = write(tmp_path, "p.txt", "Some Papers\n\n" + "".join(
+        f"We propose method number {n} for things.\n\n" for n in range(50)))
+    whole = read_list(path).papers
+    made = []
+    real = paragraphs.make_paper
+    monkeypatch.setattr(paragraphs, "make_paper", lambda *a, **k: made.append(a) or real(*a, **k))
+    stream = open_list(path)
+    first = next(stream.papers)
+    assert (stream.title, len(made)) == ("Some Papers", 1)
+    assert (first, *stream.papers) == whole
+
+
+@pytest.mark.parametrize("text", ["a  b", " \t a\nb \x85", "\u3000x\u2003\u2028y\x1c\x0b",
+                                  "", "   ", "\xa0\xa0", "one"])
+def test_one_line_is_the_whitespace_collapse_it_replaces(text: str) -> None:
+    """`one_line` joins `str.split()`'s words: the same as substituting `\\s+` with a
+    space and stripping, for every whitespace character Unicode has."""
+    import re
+    import sys
+
+    from tui.core.lists.papers import one_line
+
+    spaces = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if re.fullmatch(r"\s", c))
+    for value in (text, text + spaces + text, spaces + "x" + spaces):
+        assert one_line(value) == re.sub(r"\s+", " ", value).strip()
+
+
 # JSON documents --------------------------------------------------------------------------------
 
 

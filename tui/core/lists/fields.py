@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from dataclasses import dataclass
 
+from tui.core.lists.papers import one_line
+
 TITLE_KEYS = ("title",)
 ABSTRACT_KEYS = ("abstract", "summary", "description")
 AUTHOR_KEYS = ("authors", "author")
@@ -33,7 +35,6 @@ skipped and counted, so that rendering and naming stay bounded."""
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d|2100)(?!\d)")
 _ARXIV_ID = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
 _AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s+and\s+|\s*&\s*|\n+")
-_SPACES = re.compile(r"\s+")
 
 
 class FieldTooLarge(ValueError):
@@ -100,11 +101,6 @@ def first(record: Mapping[str, object], keys: tuple[str, ...]) -> object:
         if value not in (None, "", [], {}):
             return value
     return None
-
-
-def one_line(value: str) -> str:
-    """Whitespace runs (line breaks included) as single spaces."""
-    return _SPACES.sub(" ", value).strip()
 
 
 def parse_authors(value: object) -> tuple[str, ...]:

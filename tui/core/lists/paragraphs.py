@@ -12,18 +12,17 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from tui.core.lists.files import SeedError, decode, discover  # noqa: F401 - part of this API
-from tui.core.lists.papers import make_paper, paper_id  # noqa: F401 - part of this API
-from tui.core.model import PaperList
+from tui.core.lists.papers import make_paper, one_line, paper_id  # noqa: F401 - part of this API
+from tui.core.model import Paper, PaperList
 
 _BLANK_LINES = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n\s*")
-_SPACES = re.compile(r"\s+")
 # A title is a short line. Longer first paragraphs, or ones that read as sentences,
 # are abstracts of a list that came without a title.
 _TITLE_MAX_CHARS = 160
 _TITLE_MAX_WORDS = 20
 _SENTENCE_END = re.compile(r"[.!?。！？]\s*$")
 # C0 and C1 control characters (DEL, CSI, OSC, DCS...), which a terminal may act on.
-# U+0085 (next line) is left to `_SPACES`: it is a line break, so it becomes a space.
+# U+0085 (next line) is left to `one_line`: it is a line break, so it becomes a space.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
 
 
@@ -33,7 +32,7 @@ def paragraphs(text: str) -> list[str]:
     out = []
     for block in _BLANK_LINES.split(text):
         # Control characters other than tab and newline are noise from copy and paste.
-        joined = _SPACES.sub(" ", _CONTROL.sub("", block)).strip()
+        joined = one_line(_CONTROL.sub("", block))
         if joined:
             out.append(joined)
     return out
@@ -60,8 +59,8 @@ def _title_glued_to_abstract(lines: list[str]) -> bool:
             and len(first) < 0.6 * longest and longest >= 50)
 
 
-def parse_list(text: str, path: Path) -> PaperList:
-    """Parse the text of one list file into papers."""
+def split_list(text: str, path: Path) -> tuple[str, list[str]]:
+    """The title and the abstracts of one list file's text."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     paras = paragraphs(text)
     title = path.stem
@@ -72,12 +71,39 @@ def parse_list(text: str, path: Path) -> PaperList:
             title = paras.pop(0)
         elif len(first_lines) > 1 and _title_glued_to_abstract(first_lines):
             # "ICML 2026 Papers" directly followed by the first abstract, no blank line.
-            title = _SPACES.sub(" ", _CONTROL.sub("", first_lines[0])).strip()
-            paras[0] = _SPACES.sub(" ", _CONTROL.sub("", " ".join(first_lines[1:]))).strip()
+            title = one_line(_CONTROL.sub("", first_lines[0]))
+            paras[0] = one_line(_CONTROL.sub("", " ".join(first_lines[1:])))
     if not paras:
         raise SeedError(f"{path}: no abstracts in this list")
+    return title, paras
+
+
+def parse_list(text: str, path: Path) -> PaperList:
+    """Parse the text of one list file into papers."""
+    title, paras = split_list(text, path)
     papers = tuple(make_paper(raw, title, path.name, i) for i, raw in enumerate(paras))
     return PaperList(title=title, file=path.name, path=str(path), papers=papers)
+
+
+def open_paragraphs(path: Path) -> tuple[str, Iterator[Paper]]:
+    """The title of a paragraph list file and its papers, each made when it is asked
+    for: an index build then renders each abstract once, while it is remembered (see
+    `render.plain`), and never holds the list's papers all at once."""
+    title, paras = split_list(_read_text(path), path)
+    return title, (make_paper(raw, title, path.name, i) for i, raw in enumerate(paras))
+
+
+def _read_text(path: Path) -> str:
+    """The decoded text of a paragraph list file; SeedError when it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SeedError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise SeedError(f"{path}: is a folder, expected a .txt paper list") from None
+    except OSError as exc:
+        raise SeedError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    return decode(data, str(path))
 
 
 def read_list(path: str | Path) -> PaperList:
@@ -92,15 +118,7 @@ def read_list(path: str | Path) -> PaperList:
     kind = structured_kind(path)
     if kind is not None:
         return read_structured(path, kind)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise SeedError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise SeedError(f"{path}: is a folder, expected a .txt paper list") from None
-    except OSError as exc:
-        raise SeedError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return parse_list(decode(data, str(path)), path)
+    return parse_list(_read_text(path), path)
 
 
 def read_lists(paths: Iterable[str | Path]) -> Iterator[PaperList]:

@@ -30,8 +30,8 @@ def open_list(source: str | Path | Part) -> ListStream:
         return open_structured(path, kinds.JSONL, part)
     kind = structured_kind(path)
     if kind is None:
-        from tui.core.lists.paragraphs import read_list
+        from tui.core.lists.paragraphs import open_paragraphs
 
-        plist = read_list(path)
-        return ListStream(plist.title, plist.file, plist.path, iter(plist.papers))
+        title, papers = open_paragraphs(path)
+        return ListStream(title, path.name, str(path), papers)
     return open_structured(path, kind, part)

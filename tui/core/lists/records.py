@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tui.core.lists.fields import Fields, one_line
 from tui.core.lists.papers import make_paper  # one id and naming scheme for every format
@@ -29,7 +29,8 @@ def clean_abstract(abstract: str) -> str:
 
 def clean_line(value: str) -> str:
     """A title, author or venue on one line, without control characters."""
-    return one_line(_CONTROL.sub("", value))
+    # Most are printable already: no control character (all are unprintable) to drop.
+    return one_line(value if value.isprintable() else _CONTROL.sub("", value))
 
 
 def source_paper_id(source: str) -> str:
@@ -61,25 +62,15 @@ def make_record_paper(fields: Fields, list_title: str, file: str, position: int,
     title = display_title(clean_line(fields.title))
     if not raw and not title:
         return None
+    extra = dict(titled=bool(title), authors=_clean_all(fields.authors), year=fields.year,
+                 venue=clean_line(fields.venue), link=clean_line(fields.link),
+                 doi=clean_line(fields.doi), source_id=clean_line(fields.source_id),
+                 keywords=_clean_all(fields.keywords), bibkey=bibkey)
     if raw:
-        paper = make_paper(raw, list_title, file, position, title)
-    else:
-        source = clean_line(fields.source_id) or title
-        paper = Paper(id=source_paper_id(source), list_title=list_title, file=file,
-                      position=position, name="", title=title, raw="")
-    return replace(
-        paper,
-        title=title or paper.title,
-        titled=bool(title),
-        authors=_clean_all(fields.authors),
-        year=fields.year,
-        venue=clean_line(fields.venue),
-        link=clean_line(fields.link),
-        doi=clean_line(fields.doi),
-        source_id=clean_line(fields.source_id),
-        keywords=_clean_all(fields.keywords),
-        bibkey=bibkey,
-    )
+        return make_paper(raw, list_title, file, position, title, **extra)
+    source = extra["source_id"] or title
+    return Paper(id=source_paper_id(source), list_title=list_title, file=file,  # type: ignore[arg-type]
+                 position=position, name="", title=title, raw="", **extra)
 
 
 def _clean_all(values) -> tuple[str, ...]:
