@@ -29,6 +29,8 @@ _WORD = re.compile(r"\w+")
 
 def fold_name(text: str) -> str:
     """Lower case, without accents: "Schölkopf" → "scholkopf", "Łukasz" → "lukasz"."""
+    if text.isascii():  # most names: no accent to take away
+        return text.casefold()
     text = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L")
                                  .replace("ø", "o").replace("Ø", "O").replace("ß", "ss"))
     return "".join(c for c in text if not unicodedata.combining(c)).casefold()

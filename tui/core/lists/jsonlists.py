@@ -125,15 +125,18 @@ def line_records(path: Path, tally: Tally, start: int = 0, stop: int | None = No
     its lines from byte `start` (line `first_line`) to byte `stop`."""
     with open(path, "rb") as handle:
         handle.seek(start)
+        at = start  # counted, not asked for: `tell` costs a system call a line
         number = first_line - 1
-        while stop is None or handle.tell() < stop:
+        while stop is None or at < stop:
             line = handle.readline(MAX_LINE_BYTES + 1)
             if not line:
                 return
+            at += len(line)
             number += 1
             if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
                 while True:  # skip the rest of the line without holding it
                     rest = handle.readline(MAX_LINE_BYTES)
+                    at += len(rest)
                     if not rest or rest.endswith(b"\n"):
                         break
                 tally.skip(_LONG_LINE, f"line {number}")
