@@ -234,6 +234,38 @@ async def test_r_lists_similar_papers_and_esc_goes_back(make_app) -> None:
         assert len(reader.paper_list.hits) == 38
 
 
+async def test_esc_from_similar_papers_shows_the_search_again_without_searching(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.app import searching
+
+    searches: list[str] = []
+    run_search = searching.run_search
+
+    def counted(library, query, *args, **kwargs):
+        searches.append(query)
+        return run_search(library, query, *args, **kwargs)
+
+    monkeypatch.setattr(searching, "run_search", counted)
+    app = make_app(read_after=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        reader = app.reader
+        await pilot.press("slash", *"learning", "enter")
+        await settle(pilot)
+        await pilot.press("j", "j")
+        await settle(pilot)
+        before, paper, searched = reader.result, selected(app), len(searches)
+        await pilot.press("r", "j")
+        await settle(pilot)
+        assert reader.result is not before and selected(app) != paper
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(searches) == searched, "Esc ran the query again"
+        assert reader.result is before and selected(app) == paper
+        assert reader.reading.similar_of is None
+        assert "Esc: back" not in reader.query_one("#status").text
+
+
 # -- copy, open, export -----------------------------------------------------------------
 
 
