@@ -94,6 +94,9 @@ class ListedHits(Sequence[Hit]):
 
     def index_of(self, docnum: int) -> int | None:
         """The position of paper `docnum`, or None when it is not listed."""
+        find = getattr(self._docnums, "index_of", None)  # an order with papers left out
+        if find is not None:
+            return find(docnum)
         if self._positions is not None:
             at = self._positions[docnum] if 0 <= docnum < len(self._positions) else None
             return at if at is not None and at < len(self._docnums) else None
