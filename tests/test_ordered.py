@@ -159,3 +159,13 @@ def test_restrictions_combine() -> None:
     both = starred & read
     assert both.only == {1, 3} and both.allows(1) and not both.allows(2)
     assert (read & read).only is None and not read.allows(9) and read.allows(4)
+
+
+def test_lists_without_years_keep_list_order_without_sorting(library) -> None:
+    from tui.core.index import fields
+
+    with library.searcher.reader() as reader:
+        sorted_by_key = list(fields.year_order(reader, len(library)))
+    assert library.year_order == range(len(library)) == range(len(sorted_by_key))
+    assert list(library.year_order) == sorted_by_key
+    assert library.year_rank is library.year_order, "a rank was computed for list order"

@@ -22,7 +22,7 @@ from whoosh import query as wq
 from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
-from tui.core.index.fields import rank_of, year_order
+from tui.core.index.orders import rank_of, year_order
 from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS

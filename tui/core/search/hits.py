@@ -68,7 +68,6 @@ class ListedHits(Sequence[Hit]):
         self._docnums = docnums
         self._positions = positions
         self._in_list_order = in_list_order
-        self._index: dict[int, int] | None = None
         self._made: dict[int, Hit] = {}
 
     def __len__(self) -> int:
@@ -105,9 +104,10 @@ class ListedHits(Sequence[Hit]):
         if self._in_list_order:
             at = bisect_left(self._docnums, docnum)
             return at if at < len(self._docnums) and self._docnums[at] == docnum else None
-        if self._index is None:
-            self._index = {d: i for i, d in enumerate(self._docnums)}
-        return self._index.get(docnum)
+        try:  # another order: looked for at C speed, not indexed by a dict of them all
+            return self._docnums.index(docnum)
+        except ValueError:
+            return None
 
 
 @dataclass

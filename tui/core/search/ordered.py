@@ -96,9 +96,12 @@ def listing(library: Library, sort: str, restriction: Restriction,
         if sort in ("name", "year"):
             return sorted(kept, key=order_of(library, sort, rank=True).__getitem__), False
         return sorted(kept), True
+    in_list_order = sort not in ("name", "year")
+    if not restriction.excluded:
+        return order_of(library, sort), in_list_order
     rank = order_of(library, sort, rank=True)
     skipped = sorted(rank[d] for d in restriction.excluded if 0 <= d < count)
-    return Skipping(order_of(library, sort), skipped, rank), sort not in ("name", "year")
+    return Skipping(order_of(library, sort), skipped, rank), in_list_order
 
 
 def first_in_order(library: Library, q: wq.Query, sort: str, limit: int | None,

@@ -168,17 +168,9 @@ def _with_feedback(library: Library, q: wq.Query, ranked: list[tuple[int, float]
 
 def _everything(library: Library, query: str, limit: int | None,
                 within: Restriction | None, sort: str) -> SearchResult:
-    if within is not None:
-        docnums, in_list_order = listing(library, sort, within)
-        hits = ListedHits(library, docnums, in_list_order=in_list_order)
-        return SearchResult(query, hits[:limit], len(docnums))
-    if sort in ("name", "year"):
-        order = library.name_order if sort == "name" else library.year_order
-        rank = library.name_rank if sort == "name" else library.year_rank
-        named = ListedHits(library, order, in_list_order=False, positions=rank)
-        return SearchResult(query, named[:limit], len(order))
-    docnums = range(len(library))
-    return SearchResult(query, ListedHits(library, docnums)[:limit], len(docnums))
+    docnums, in_list_order = listing(library, sort, within or Restriction())
+    hits = ListedHits(library, docnums, in_list_order=in_list_order)
+    return SearchResult(query, hits[:limit], len(docnums))
 
 
 EXCLUDED_FOR_TOP = 2000
