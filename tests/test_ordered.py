@@ -164,8 +164,7 @@ def test_restrictions_combine() -> None:
 def test_lists_without_years_keep_list_order_without_sorting(library) -> None:
     from tui.core.index import fields
 
-    with library.searcher.reader() as reader:
-        sorted_by_key = list(fields.year_order(reader, len(library)))
+    sorted_by_key = list(fields.year_order(library.searcher.reader(), len(library)))
     assert library.year_order == range(len(library)) == range(len(sorted_by_key))
     assert list(library.year_order) == sorted_by_key
     assert library.year_rank is library.year_order, "a rank was computed for list order"
