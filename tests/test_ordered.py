@@ -168,3 +168,29 @@ def test_lists_without_years_keep_list_order_without_sorting(library) -> None:
     assert library.year_order == range(len(library)) == range(len(sorted_by_key))
     assert list(library.year_order) == sorted_by_key
     assert library.year_rank is library.year_order, "a rank was computed for list order"
+
+
+def test_a_query_asked_again_is_not_scored_again(library, monkeypatch) -> None:
+    import tui.core.index.library as library_module
+
+    monkeypatch.setattr(topk, "FEW", 0)
+    monkeypatch.setattr(topk, "PRUNE_FROM", 0)
+    asked: list[int] = []
+    real = library_module.top
+
+    def counted(scorer, q, k):
+        asked.append(k)
+        return real(scorer, q, k)
+
+    monkeypatch.setattr(library_module, "top", counted)
+    first = answer(search(library, "graph neural", 30, typing=True))
+    searched = len(asked)
+    # Back to relevance after a sort, then fewer: the same answer, nothing scored.
+    search(library, "graph neural", 30, typing=True, sort="name")
+    assert answer(search(library, "graph neural", 30, typing=True)) == first
+    fewer = answer(search(library, "graph neural", 10, typing=True))
+    assert fewer[0] == first[0][:10] and fewer[1:] == first[1:]
+    assert searched and len(asked) == searched, "the query was scored again"
+    with monkeypatch.context() as fresh:
+        exhaustive(fresh, library)
+        assert answer(search(library, "graph neural", 10, typing=True)) == fewer

@@ -28,6 +28,7 @@ from tui.core.index.opening import OpenIndex, Progress, changed_files, open_inde
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.scorer import Norms, PostingCache, Scorer
 from tui.core.index.plans import match_all
+from tui.core.index.recent import RecentTops
 from tui.core.index.topk import top
 from tui.core.index.sidefiles import (
     NAME_ORDER_FILE, NORMS_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
@@ -46,8 +47,7 @@ PAPER_CACHE = 8192
 forgotten. Reading one again costs about a tenth of a millisecond, while keeping every
 paper a long session reaches would hold the whole corpus: 35 MB at 21k papers."""
 _LAZY = ("prefix_table", "vocabulary", "scorer", "name_order", "name_rank", "year_order",
-         "year_rank")
-"""Cached properties that hold what was read from the index."""
+         "year_rank")  # cached properties that hold what was read from the index
 
 
 def _identity(path: Path | None) -> tuple[int, int] | None:
@@ -97,6 +97,7 @@ class Library:
             # access; an open library must keep working if the folder is rebuilt or deleted.
             self.schema = self.searcher.schema
             self._papers: dict[int, Paper] = {}
+            self._tops = RecentTops()  # answers of the index just replaced are no more
             for name in _LAZY:
                 self.__dict__.pop(name, None)
             self._folder = _identity(opened.path)
@@ -246,10 +247,10 @@ class Library:
             return match_all(self.scorer, q)
 
     def top(self, q: wq.Query, k: int) -> tuple[list[tuple[int, float]], int] | None:
-        """The best `k` (docnum, score) pairs of `evaluate(q)` and the number of matches,
-        without scoring what cannot rank (see `topk`); None: not of a shape it takes."""
+        """The best `k` (docnum, score) pairs of `evaluate(q)` and the number of matches
+        (`topk`; None: not of its shapes), remembered for a while (`recent`)."""
         with self._lock:
-            return top(self.scorer, q, k)
+            return self._tops.top(q, k, lambda n: top(self.scorer, q, n))
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
         """How many papers hold the index term `term` in `fieldname`."""
@@ -323,7 +324,6 @@ class Library:
     @cached_property
     def year_order(self) -> Sequence[int]:
         """Every docnum, newest year first, papers without a year last."""
-
         def read() -> Sequence[int]:
             with self._lock:
                 return year_order(self.searcher.reader(), len(self))
