@@ -266,6 +266,30 @@ async def test_esc_from_similar_papers_shows_the_search_again_without_searching(
         assert "Esc: back" not in reader.query_one("#status").text
 
 
+async def test_similar_papers_come_with_their_first_screen_s_snippets(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from tui.core.search.hits import Hit
+
+    on_ui: list[int] = []
+    snippet = Hit.snippet
+
+    def counted(hit: Hit, width: int = 200):
+        if threading.current_thread() is threading.main_thread():
+            on_ui.append(hit.docnum)
+        return snippet(hit, width)
+
+    monkeypatch.setattr(Hit, "snippet", counted)
+    app = make_app(read_after=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.reader.reading.similar_of is not None and app.reader.paper_list.hits
+        assert on_ui == [], "the list made the similar papers' snippets while drawing"
+
+
 # -- copy, open, export -----------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ from textual.worker import get_current_worker
 
 from tui.app import sharing
 from tui.app.messages import SearchDone, Snippets
+from tui.app.prepared import first_rows
 from tui.app.view import PanesView, WorkerHost
 
 if TYPE_CHECKING:
@@ -82,6 +83,9 @@ class ReadingView(PanesView, WorkerHost, Protocol):
 
     def next_search_serial(self) -> int:
         """The serial of a search about to start (answers of older ones are dropped)."""
+
+    def first_screen(self) -> tuple[int, int]:
+        """(snippet width, rows) the first screen of the list needs."""
 
     @property
     def search_serial(self) -> int:
@@ -281,15 +285,21 @@ class Reading:
         self._similar_docnum = hit.docnum
         # In the search's exclusive group: a search typed meanwhile cancels it, and back.
         self.view.run_worker(
-            partial(self._find_similar, library, self.view.next_search_serial(), hit.docnum),
+            partial(self._find_similar, library, self.view.next_search_serial(), hit.docnum,
+                    *view.first_screen()),
             group="search", exclusive=True, exit_on_error=False, thread=True)
 
-    def _find_similar(self, library: Library, serial: int, docnum: int) -> None:
+    def _find_similar(self, library: Library, serial: int, docnum: int, width: int,
+                      rows: int) -> None:
         from tui.core.search.search import similar
 
+        worker = get_current_worker()
         result = similar(library, docnum, SIMILAR_LIMIT)
-        if not get_current_worker().is_cancelled:
-            self.view.post_message(SearchDone(serial, result))
+        # The first screen's papers and snippets are made here, as a search's are: on
+        # the UI thread they cost the list's repaint tens of milliseconds.
+        snippets = first_rows(result, width, rows, lambda: worker.is_cancelled)
+        if snippets is not None and not worker.is_cancelled:
+            self.view.post_message(SearchDone(serial, result, snippets))
 
     def leave_similar(self) -> bool:
         """Back from the similar papers to the search, on the paper `r` was pressed on."""
