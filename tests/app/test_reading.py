@@ -185,6 +185,23 @@ async def test_f_cycles_all_starred_unread_with_notes(make_app) -> None:
         assert len(reader.paper_list.hits) == total and "filter" not in status.text
 
 
+async def test_a_filter_that_empties_a_query_s_list_looks_for_no_spelling(make_app) -> None:
+    app = make_app(read_after=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        reader = app.reader
+        await pilot.press("slash", *"learning", "enter")
+        await settle(pilot)
+        assert reader.paper_list.hits
+        before = reader.search_serial
+        await pilot.press("f")  # starred: none is
+        await settle(pilot)
+        assert not reader.paper_list.hits and "filter: starred" in reader.query_one(
+            "#status").text
+        assert reader.search_serial == before + 1, "a rescue searched again"
+        assert reader.search_box.suggestion is None
+
+
 async def test_shift_s_switches_the_sort_order(make_app) -> None:
     app = make_app(read_after=0)
     async with app.run_test(size=SIZE) as pilot:
