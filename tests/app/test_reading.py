@@ -186,13 +186,11 @@ async def test_f_cycles_all_starred_unread_with_notes(make_app) -> None:
 
 
 async def test_a_filter_that_empties_a_query_s_list_looks_for_no_spelling(make_app) -> None:
-    app = make_app(read_after=0)
+    app = make_app(query="learning", read_after=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         reader = app.reader
-        await pilot.press("slash", *"learning", "enter")
-        await settle(pilot)
-        assert reader.paper_list.hits
+        assert reader.paper_list.hits and reader.focused is reader.paper_list
         before = reader.search_serial
         await pilot.press("f")  # starred: none is
         await settle(pilot)
@@ -263,12 +261,10 @@ async def test_esc_from_similar_papers_shows_the_search_again_without_searching(
         return run_search(library, query, *args, **kwargs)
 
     monkeypatch.setattr(searching, "run_search", counted)
-    app = make_app(read_after=0)
+    app = make_app(query="learning", read_after=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         reader = app.reader
-        await pilot.press("slash", *"learning", "enter")
-        await settle(pilot)
         await pilot.press("j", "j")
         await settle(pilot)
         before, paper, searched = reader.result, selected(app), len(searches)
