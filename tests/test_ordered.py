@@ -194,3 +194,14 @@ def test_a_query_asked_again_is_not_scored_again(library, monkeypatch) -> None:
     with monkeypatch.context() as fresh:
         exhaustive(fresh, library)
         assert answer(search(library, "graph neural", 10, typing=True)) == fewer
+
+
+def test_unread_with_many_read_papers_answers_as_scoring_every_match(library, state,
+                                                                    monkeypatch) -> None:
+    monkeypatch.setattr(core_search, "EXCLUDED_FOR_TOP", 10)  # fewer than the read ones
+    asked = [(q, sort) for q in QUERIES for sort in SORTS]
+    fast = [answer(search(library, q, 7, typing=True, sort=sort, state=state,
+                          filters=["is:unread"], rescue=False)) for q, sort in asked]
+    exhaustive(monkeypatch, library)
+    assert fast == [answer(search(library, q, 7, typing=True, sort=sort, state=state,
+                                  filters=["is:unread"], rescue=False)) for q, sort in asked]

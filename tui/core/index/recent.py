@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 Ranked = list[tuple[int, float]]
-Answer = tuple[Ranked, int] | None
+Answer = tuple[Ranked, int]
 
 KEPT = 8
 """Queries remembered; the oldest asked is forgotten first."""
@@ -26,7 +26,7 @@ class RecentTops:
     def __init__(self) -> None:
         self._answers: OrderedDict[Hashable, tuple[int, Answer]] = OrderedDict()
 
-    def top(self, q: Hashable, k: int, find: Callable[[int], Answer]) -> Answer:
+    def top(self, q: Hashable, k: int, find: Callable[[int], Answer | None]) -> Answer | None:
         """The best `k` of `q`: remembered, or `find(k)` (and then remembered)."""
         kept = self._answers.get(q)
         if kept is not None and kept[0] >= k:
@@ -34,8 +34,10 @@ class RecentTops:
             answer = kept[1]
         else:
             answer = find(k)
+            if answer is None:  # a shape the pruned path does not take: nothing to keep
+                return None
             self._answers[q] = (k, answer)
             if len(self._answers) > KEPT:
                 self._answers.popitem(last=False)
         # Copies: callers extend the list they are given.
-        return None if answer is None else (answer[0][:k], answer[1])
+        return answer[0][:k], answer[1]
