@@ -251,7 +251,7 @@ READER_LAYERS = [
     {"tui.app.screens.opening", "tui.app.screens.panes", "tui.app.searching"},
     {"tui.app.reading"},
     {"tui.app.sharing", "tui.app.drafting", "tui.app.screens.note", "tui.app.screens.confirm",
-     "tui.app.view"},
+     "tui.app.view", "tui.app.prepared"},
     {"tui.app.widgets"},
     {"tui.app.bindings", "tui.app.compat", "tui.app.messages", "tui.app.layout",
      "tui.app.settings", "tui.app.keymap", "tui.app.collector", "tui.app.hangup",

@@ -185,6 +185,21 @@ async def test_f_cycles_all_starred_unread_with_notes(make_app) -> None:
         assert len(reader.paper_list.hits) == total and "filter" not in status.text
 
 
+async def test_a_filter_that_empties_a_query_s_list_looks_for_no_spelling(make_app) -> None:
+    app = make_app(query="learning", read_after=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        reader = app.reader
+        assert reader.paper_list.hits and reader.focused is reader.paper_list
+        before = reader.search_serial
+        await pilot.press("f")  # starred: none is
+        await settle(pilot)
+        assert not reader.paper_list.hits and "filter: starred" in reader.query_one(
+            "#status").text
+        assert reader.search_serial == before + 1, "a rescue searched again"
+        assert reader.search_box.suggestion is None
+
+
 async def test_shift_s_switches_the_sort_order(make_app) -> None:
     app = make_app(read_after=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -232,6 +247,60 @@ async def test_r_lists_similar_papers_and_esc_goes_back(make_app) -> None:
         assert reader.reading.similar_of is None
         assert selected(app) == paper
         assert len(reader.paper_list.hits) == 38
+
+
+async def test_esc_from_similar_papers_shows_the_search_again_without_searching(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.app import searching
+
+    searches: list[str] = []
+    run_search = searching.run_search
+
+    def counted(library, query, *args, **kwargs):
+        searches.append(query)
+        return run_search(library, query, *args, **kwargs)
+
+    monkeypatch.setattr(searching, "run_search", counted)
+    app = make_app(query="learning", read_after=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        reader = app.reader
+        await pilot.press("j", "j")
+        await settle(pilot)
+        before, paper, searched = reader.result, selected(app), len(searches)
+        await pilot.press("r", "j")
+        await settle(pilot)
+        assert reader.result is not before and selected(app) != paper
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(searches) == searched, "Esc ran the query again"
+        assert reader.result is before and selected(app) == paper
+        assert reader.reading.similar_of is None
+        assert "Esc: back" not in reader.query_one("#status").text
+
+
+async def test_similar_papers_come_with_their_first_screen_s_snippets(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from tui.core.search.hits import Hit
+
+    on_ui: list[int] = []
+    snippet = Hit.snippet
+
+    def counted(hit: Hit, width: int = 200):
+        if threading.current_thread() is threading.main_thread():
+            on_ui.append(hit.docnum)
+        return snippet(hit, width)
+
+    monkeypatch.setattr(Hit, "snippet", counted)
+    app = make_app(read_after=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.reader.reading.similar_of is not None and app.reader.paper_list.hits
+        assert on_ui == [], "the list made the similar papers' snippets while drawing"
 
 
 # -- copy, open, export -----------------------------------------------------------------

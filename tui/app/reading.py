@@ -18,7 +18,8 @@ from rich.text import Text
 from textual.worker import get_current_worker
 
 from tui.app import sharing
-from tui.app.messages import SearchDone
+from tui.app.messages import SearchDone, Snippets
+from tui.app.prepared import first_rows
 from tui.app.view import PanesView, WorkerHost
 
 if TYPE_CHECKING:
@@ -83,6 +84,17 @@ class ReadingView(PanesView, WorkerHost, Protocol):
     def next_search_serial(self) -> int:
         """The serial of a search about to start (answers of older ones are dropped)."""
 
+    def first_screen(self) -> tuple[int, int]:
+        """(snippet width, rows) the first screen of the list needs."""
+
+    @property
+    def search_serial(self) -> int:
+        """Serial of the latest search started."""
+
+    @property
+    def shown_serial(self) -> int:
+        """Serial of the search whose result is on screen."""
+
 
 class Reading:
     """The reading keys of the reader screen, and what they change: the reading state,
@@ -105,6 +117,9 @@ class Reading:
         self.similar_of: Paper | None = None
         """The paper whose similar papers the list shows (`r`); None for a search."""
         self._similar_docnum: int | None = None
+        self._left: tuple[SearchResult, Snippets] | None = None
+        """The search result (and its snippets) the list showed when `r` left it, which
+        Esc shows again: the query, filter and sort are the same, so is its answer."""
         self._read_timer: Timer | None = None
         self._read_timer_paper: str | None = None
         self._notices_shown: set[str] = set()
@@ -262,19 +277,29 @@ class Reading:
         if hit is None or library is None:
             self.app.bell()
             return
+        view = self.view
+        if self.similar_of is None:  # `r` again from similar papers keeps the search's
+            latest = view.result is not None and view.shown_serial == view.search_serial
+            self._left = (view.result, view.paper_list.snippets) if latest else None
         self.similar_of = hit.paper
         self._similar_docnum = hit.docnum
         # In the search's exclusive group: a search typed meanwhile cancels it, and back.
         self.view.run_worker(
-            partial(self._find_similar, library, self.view.next_search_serial(), hit.docnum),
+            partial(self._find_similar, library, self.view.next_search_serial(), hit.docnum,
+                    *view.first_screen()),
             group="search", exclusive=True, exit_on_error=False, thread=True)
 
-    def _find_similar(self, library: Library, serial: int, docnum: int) -> None:
+    def _find_similar(self, library: Library, serial: int, docnum: int, width: int,
+                      rows: int) -> None:
         from tui.core.search.search import similar
 
+        worker = get_current_worker()
         result = similar(library, docnum, SIMILAR_LIMIT)
-        if not get_current_worker().is_cancelled:
-            self.view.post_message(SearchDone(serial, result))
+        # The first screen's papers and snippets are made here, as a search's are: on
+        # the UI thread they cost the list's repaint tens of milliseconds.
+        snippets = first_rows(result, width, rows, lambda: worker.is_cancelled)
+        if snippets is not None and not worker.is_cancelled:
+            self.view.post_message(SearchDone(serial, result, snippets))
 
     def leave_similar(self) -> bool:
         """Back from the similar papers to the search, on the paper `r` was pressed on."""
@@ -283,7 +308,11 @@ class Reading:
         docnum = self._similar_docnum
         self.similar_of = None
         self.view.paper_list.chosen = docnum  # the search's answer selects it again
-        self.view.start_search()
+        left, self._left = self._left, None
+        if left is None:
+            self.view.start_search()
+        else:  # as an answer of its own, so that a similar search still due is dropped
+            self.view.post_message(SearchDone(self.view.next_search_serial(), *left))
         return True
 
     # -- copy, open, export ---------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from textual.worker import get_current_worker
 
 from tui.app.messages import SearchDone, Snippets
+from tui.app.prepared import first_rows
 from tui.app.view import PanesView, WorkerHost
 
 if TYPE_CHECKING:
@@ -55,15 +56,8 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
     # The reader searches as the query is typed: its last word is also a prefix.
     result = search(library, query, limit=limit if query.strip() else None, sort=sort,
                     state=state, filters=filters, rescue=rescue, typing=True)
-    snippets: Snippets = {}
-    for hit in result.hits[:rows]:
-        if cancelled():
-            return None
-        if result.terms:
-            snippets[hit.docnum] = hit.snippet(width)
-        else:
-            hit.paper  # noqa: B018 - loads and caches the paper
-    return result, snippets
+    snippets = first_rows(result, width, rows, cancelled)
+    return None if snippets is None else (result, snippets)
 
 
 class SearchView(PanesView, WorkerHost, Protocol):

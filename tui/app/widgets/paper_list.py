@@ -127,6 +127,11 @@ class PaperList(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
         return 2 if self.terms else 1
 
     @property
+    def snippets(self) -> Snippets:
+        """The snippets of the rows drawn so far (and those prepared with the result)."""
+        return self._snippets
+
+    @property
     def current(self) -> Hit | None:
         """The hit under the cursor, if any."""
         return self.hits[self.cursor] if 0 <= self.cursor < len(self.hits) else None

@@ -22,9 +22,13 @@ from whoosh import query as wq
 from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
+from tui.core.index.orders import rank_of, year_order
+from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.scorer import Norms, PostingCache, Scorer
+from tui.core.index.plans import match_all
+from tui.core.index.recent import RecentTops
 from tui.core.index.topk import top
 from tui.core.index.sidefiles import (
     NAME_ORDER_FILE, NORMS_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
@@ -43,8 +47,7 @@ PAPER_CACHE = 8192
 forgotten. Reading one again costs about a tenth of a millisecond, while keeping every
 paper a long session reaches would hold the whole corpus: 35 MB at 21k papers."""
 _LAZY = ("prefix_table", "vocabulary", "scorer", "name_order", "name_rank", "year_order",
-         "year_rank")
-"""Cached properties that hold what was read from the index."""
+         "year_rank")  # cached properties that hold what was read from the index
 
 
 def _identity(path: Path | None) -> tuple[int, int] | None:
@@ -94,6 +97,7 @@ class Library:
             # access; an open library must keep working if the folder is rebuilt or deleted.
             self.schema = self.searcher.schema
             self._papers: dict[int, Paper] = {}
+            self._tops = RecentTops()  # answers of the index just replaced are no more
             for name in _LAZY:
                 self.__dict__.pop(name, None)
             self._folder = _identity(opened.path)
@@ -232,17 +236,21 @@ class Library:
     # Reads for the search. Each takes the library's lock itself: the searcher is not safe
     # to use from two threads at once, and a reopen replaces it.
 
-    def evaluate(self, q: wq.Query) -> dict[int, float]:
-        """The BM25 score of every paper `q` matches (see `scorer`)."""
+    def evaluate(self, q: wq.Query, among: set[int] | None = None) -> dict[int, float]:
+        """The BM25 score of every paper `q` matches (see `scorer`), or `among` these."""
         with self._lock:
-            return self.scorer.evaluate(q)
+            return self.scorer.evaluate(q, among)
+
+    def matching(self, q: wq.Query) -> set[int] | Selection | None:
+        """Every paper `q` matches, unscored (None: not of a shape `plans` takes)."""
+        with self._lock:
+            return match_all(self.scorer, q)
 
     def top(self, q: wq.Query, k: int) -> tuple[list[tuple[int, float]], int] | None:
-        """The best `k` (docnum, score) pairs of `evaluate(q)` and the number of
-        matches, without scoring what cannot rank (see `topk`); None for a query of a
-        shape it does not take."""
+        """The best `k` (docnum, score) pairs of `evaluate(q)` and the number of matches
+        (`topk`; None: not of its shapes), remembered for a while (`recent`)."""
         with self._lock:
-            return top(self.scorer, q, k)
+            return self._tops.top(q, k, lambda n: top(self.scorer, q, n))
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
         """How many papers hold the index term `term` in `fieldname`."""
@@ -311,16 +319,11 @@ class Library:
     @cached_property
     def name_rank(self) -> Sequence[int]:
         """Each docnum's position in `name_order`."""
-        rank = array("I", bytes(4 * len(self)))
-        for position, docnum in enumerate(self.name_order):
-            rank[docnum] = position
-        return rank
+        return rank_of(self.name_order)
 
     @cached_property
     def year_order(self) -> Sequence[int]:
         """Every docnum, newest year first, papers without a year last."""
-        from tui.core.index.fields import year_order
-
         def read() -> Sequence[int]:
             with self._lock:
                 return year_order(self.searcher.reader(), len(self))
@@ -330,8 +333,6 @@ class Library:
     @cached_property
     def year_rank(self) -> Sequence[int]:
         """Each docnum's position in `year_order`."""
-        from tui.core.index.fields import rank_of
-
         return rank_of(self.year_order)
 
     def _side_file(self, parse: Callable[[bytes], object], name: str) -> object:

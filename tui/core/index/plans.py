@@ -111,6 +111,12 @@ def papers_of(scorer: Scorer) -> Callable[[Unit], array | set[int]]:
     return docs
 
 
+def match_all(scorer: Scorer, q: wq.Query) -> set[int] | Selection | None:
+    """Every paper `q` matches, unscored; None when it is not of a plan's shape."""
+    plan = plan_of(q)
+    return None if plan is None else matches(scorer, plan, papers_of(scorer))
+
+
 def matches(scorer: Scorer, plan: Plan, docs: Callable[[Unit], array | set[int]],
              ) -> set[int] | Selection | None:
     """Every paper the plan matches; None when an exclusion is not a disjunction of

@@ -1,12 +1,15 @@
 """Reading-state filters: `is:starred`, `is:unread`, `is:read`, `has:note`.
 
-They are taken out of the query text before it is parsed, turned into the set of
-docnums they allow, and combine with words and `list:` like any other restriction.
+They are taken out of the query text before it is parsed, turned into the papers
+they allow (`Restriction`), and combine with words and `list:` like any other
+restriction.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -23,21 +26,50 @@ def split_filters(query: str) -> tuple[str, list[str]]:
     return _FILTER.sub(" ", query), found
 
 
-def allowed(library: "Library", state: "StateStore | None", names: list[str]) -> set[int] | None:
-    """The docnums the filters allow (None: no restriction)."""
+@dataclass(frozen=True)
+class Restriction:
+    """The papers a search may list: those in `only` (every paper when None), less
+    those in `excluded`.
+
+    "Unread" is every paper but the few read: kept as what it leaves out, so that
+    filtering costs what the reading state holds, not the size of the collection.
+    """
+
+    only: frozenset[int] | None = None
+    excluded: frozenset[int] = frozenset()
+
+    @classmethod
+    def to(cls, docnums: Collection[int]) -> Restriction:
+        """Only these papers."""
+        return cls(frozenset(docnums))
+
+    def __and__(self, other: Restriction) -> Restriction:
+        only = self.only if other.only is None else (
+            other.only if self.only is None else self.only & other.only)
+        excluded = self.excluded | other.excluded
+        if only is not None:
+            return Restriction(only - excluded)
+        return Restriction(None, excluded)
+
+    def allows(self, docnum: int) -> bool:
+        return (self.only is None or docnum in self.only) and docnum not in self.excluded
+
+
+def allowed(library: Library, state: StateStore | None, names: list[str],
+            ) -> Restriction | None:
+    """The papers the filters allow (None: no restriction)."""
     if not names:
         return None
-    everything = set(range(len(library)))
-    result = everything
+    result = Restriction()
     for name in dict.fromkeys(names):
         if state is None:
-            chosen: set[int] = set()
+            chosen = Restriction(frozenset())
         elif name == "is:starred":
-            chosen = library.docnums_of(state.starred_ids())
+            chosen = Restriction.to(library.docnums_of(state.starred_ids()))
         elif name == "has:note":
-            chosen = library.docnums_of(state.noted_ids())
+            chosen = Restriction.to(library.docnums_of(state.noted_ids()))
         else:
-            read = library.docnums_of(state.read_ids())
-            chosen = read if name == "is:read" else everything - read
+            read = frozenset(library.docnums_of(state.read_ids()))
+            chosen = Restriction(read) if name == "is:read" else Restriction(None, read)
         result = result & chosen
     return result

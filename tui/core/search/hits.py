@@ -68,7 +68,6 @@ class ListedHits(Sequence[Hit]):
         self._docnums = docnums
         self._positions = positions
         self._in_list_order = in_list_order
-        self._index: dict[int, int] | None = None
         self._made: dict[int, Hit] = {}
 
     def __len__(self) -> int:
@@ -94,6 +93,9 @@ class ListedHits(Sequence[Hit]):
 
     def index_of(self, docnum: int) -> int | None:
         """The position of paper `docnum`, or None when it is not listed."""
+        find = getattr(self._docnums, "index_of", None)  # an order with papers left out
+        if find is not None:
+            return find(docnum)
         if self._positions is not None:
             at = self._positions[docnum] if 0 <= docnum < len(self._positions) else None
             return at if at is not None and at < len(self._docnums) else None
@@ -102,9 +104,10 @@ class ListedHits(Sequence[Hit]):
         if self._in_list_order:
             at = bisect_left(self._docnums, docnum)
             return at if at < len(self._docnums) and self._docnums[at] == docnum else None
-        if self._index is None:
-            self._index = {d: i for i, d in enumerate(self._docnums)}
-        return self._index.get(docnum)
+        try:  # another order: looked for at C speed, not indexed by a dict of them all
+            return self._docnums.index(docnum)
+        except ValueError:
+            return None
 
 
 @dataclass

@@ -29,11 +29,13 @@ from typing import TYPE_CHECKING
 from whoosh import query as wq
 
 from tui.core.index.library import Library
+from tui.core.index.members import Selection
 from tui.core.index.topk import ranked
 from tui.core.render.plain import rendered_text
 from tui.core.search.expand import expand
-from tui.core.search.filters import allowed
+from tui.core.search.filters import Restriction, allowed
 from tui.core.search.hits import Hit, ListedHits, SearchResult
+from tui.core.search.ordered import first_in_order, listing
 from tui.core.search.policy import FEEDBACK_DOCS, FEEDBACK_SHARE, FEEDBACK_TERMS
 from tui.core.search.query import CompiledQuery, compile_query, positive_terms, words_query
 from tui.core.search.spelling import suggest
@@ -83,10 +85,10 @@ def search(library: Library, query: str, limit: int | None = 20, *, typing: bool
     noticed = len(library.notices)
 
     def run() -> SearchResult:
-        narrowed = within
+        narrowed = None if within is None else Restriction.to(within)
         chosen = allowed(library, state, [*compiled.filters, *filters])
         if chosen is not None:
-            narrowed = chosen if within is None else chosen & set(within)
+            narrowed = chosen if narrowed is None else chosen & narrowed
         return _search(library, compiled, limit, narrowed, sort, rescue)
 
     # Files damaged under the library: it reopens (or rebuilds) the index and runs again.
@@ -98,15 +100,22 @@ def search(library: Library, query: str, limit: int | None = 20, *, typing: bool
 
 
 def _search(library: Library, compiled: CompiledQuery, limit: int | None,
-            within: Collection[int] | None, sort: str, rescue: bool = True) -> SearchResult:
+            within: Restriction | None, sort: str, rescue: bool = True) -> SearchResult:
     """`rescue=False` leaves a query that finds nothing without a correction or fuzzy
     match: the rescue itself searches its corrected query that way, one level only."""
     if not compiled.words:
         return _everything(library, compiled.text, limit, within, sort)
     strict = _expanded(library, compiled.strict, compiled)
     want = limit if sort == "relevance" else None
-    docs, total = _run(library, strict, want, within)
-    if _fills_in_any_word(compiled, total, limit):
+    # Another order than relevance: its first `limit` matches, and only they scored.
+    ordered = None if sort == "relevance" or compiled.policy.feedback else \
+        first_in_order(library, strict, sort, limit, within)
+    if ordered is not None and not _fills_in_any_word(compiled, ordered[1], limit):
+        docs, total = ordered
+    else:
+        ordered = None
+        docs, total = _run(library, strict, want, within)
+    if ordered is None and _fills_in_any_word(compiled, total, limit):
         loose = _expanded(library, compiled.loose, compiled)
         more, total = _run(library, loose, want, within)
         known = {d for d, _ in docs}
@@ -115,6 +124,8 @@ def _search(library: Library, compiled: CompiledQuery, limit: int | None,
     result_terms = positive_terms(strict)
     result = SearchResult(compiled.text, [], total, result_terms)
     if not docs:
+        if within is not None and _matches_any(library, strict):
+            return result  # the filter left nothing: no word of the query is misspelt
         if rescue:
             _rescue(library, compiled, limit, within, sort, result)
         else:
@@ -123,9 +134,17 @@ def _search(library: Library, compiled: CompiledQuery, limit: int | None,
     if compiled.policy.feedback:
         docs, total = _run(library, _with_feedback(library, compiled.loose, docs), want, within)
         result.total = total
-    result.hits = _sorted(library, [Hit(library, d, s, result_terms) for d, s in docs],
-                          sort)[:limit]
+    hits = [Hit(library, d, s, result_terms) for d, s in docs]
+    result.hits = hits if ordered is not None else _sorted(library, hits, sort)[:limit]
     return result
+
+
+def _matches_any(library: Library, q: wq.Query) -> bool:
+    """Whether `q` matches any paper at all, whatever the filters."""
+    found = library.matching(q)
+    if found is None:
+        return bool(library.evaluate(q))
+    return bool(found.count if isinstance(found, Selection) else found)
 
 
 def _with_feedback(library: Library, q: wq.Query, ranked: list[tuple[int, float]]) -> wq.Query:
@@ -148,43 +167,40 @@ def _with_feedback(library: Library, q: wq.Query, ranked: list[tuple[int, float]
 
 
 def _everything(library: Library, query: str, limit: int | None,
-                within: Collection[int] | None, sort: str) -> SearchResult:
-    docnums: Sequence[int] = range(len(library))
-    if within is not None:
-        docnums = sorted(d for d in within if 0 <= d < len(library))
-    if sort in ("name", "year"):
-        order = library.name_order if sort == "name" else library.year_order
-        if within is not None:
-            kept = _filter(within)
-            order = [d for d in order if d in kept]
-        rank = library.name_rank if sort == "name" else library.year_rank
-        named = ListedHits(library, order, in_list_order=False,
-                           positions=rank if within is None else None)
-        return SearchResult(query, named[:limit], len(order))
-    return SearchResult(query, ListedHits(library, docnums)[:limit], len(docnums))
+                within: Restriction | None, sort: str) -> SearchResult:
+    docnums, in_list_order = listing(library, sort, within or Restriction())
+    hits = ListedHits(library, docnums, in_list_order=in_list_order)
+    return SearchResult(query, hits[:limit], len(docnums))
+
+
+EXCLUDED_FOR_TOP = 2000
+"""Papers a filter may leave out (read ones, for "unread") for the best matches to be
+found among the best `limit` + that many of the whole collection."""
 
 
 def _run(library: Library, q: wq.Query, limit: int | None,
-         within: Collection[int] | None) -> tuple[list[tuple[int, float]], int]:
+         within: Restriction | None) -> tuple[list[tuple[int, float]], int]:
     """The top `limit` (docnum, score) pairs, best first, and the number of matches."""
     if q is wq.NullQuery:
         return [], 0
-    if limit is not None and within is None:
+    if limit is not None and (within is None or within.only is None):
         # Only the best `limit` are wanted: they can be found without scoring the rest.
-        found = library.top(q, limit)
-        if found is not None:
-            return found
-    scores = library.evaluate(q)
+        left_out = within.excluded if within is not None else frozenset()
+        if len(left_out) <= EXCLUDED_FOR_TOP:
+            found = library.top(q, limit + len(left_out))
+            if found is not None:
+                docs, total = found
+                if not left_out:
+                    return found
+                total -= len(library.evaluate(q, set(left_out)))
+                return [(d, s) for d, s in docs if d not in left_out][:limit], total
+    if within is not None and within.only is not None:
+        scores = library.evaluate(q, set(within.only))  # a few papers: score them alone
+    else:
+        scores = library.evaluate(q)
     if within is not None:
-        allowed = _filter(within)
-        scores = {d: s for d, s in scores.items() if d in allowed}
+        scores = {d: s for d, s in scores.items() if within.allows(d)}
     return ranked(scores, limit), len(scores)
-
-
-def _filter(within: Collection[int] | None) -> set[int] | None:
-    if within is None:
-        return None
-    return within if isinstance(within, set) else set(within)
 
 
 def _sorted(library: Library, hits: list[Hit], sort: str) -> list[Hit]:
@@ -197,7 +213,7 @@ def _sorted(library: Library, hits: list[Hit], sort: str) -> list[Hit]:
 
 
 def _rescue(library: Library, compiled: CompiledQuery, limit: int | None,
-            within: Collection[int] | None, sort: str, result: SearchResult) -> None:
+            within: Restriction | None, sort: str, result: SearchResult) -> None:
     """Nothing matched: try a spelling correction, then fuzzy terms."""
     corrected = suggest(library, compiled)
     if corrected:
@@ -246,8 +262,9 @@ def _similar(library: Library, docnum: int, limit: int | None) -> SearchResult:
     source = " ".join((paper.name, paper.title, rendered_text(paper.raw)))
     key_terms = library.key_terms(source, SIMILAR_TERMS)
     q = wq.Or([wq.Term("text", term, boost=weight) for term, weight in key_terms])
-    ranked, total = _run(library, q, None, None)
-    same = library.docnums_of([paper.id])
+    # The best `limit` of the others: found as a search's are, without scoring the rest.
+    others = Restriction(None, frozenset({docnum, *library.docnums_of([paper.id])}))
+    ranked, total = _run(library, q, limit, others)
     terms = frozenset(term for term, _ in key_terms)
-    hits = [Hit(library, d, s, terms) for d, s in ranked if d != docnum and d not in same]
-    return SearchResult(f"similar:{paper.id}", hits[:limit], len(hits), terms)
+    hits = [Hit(library, d, s, terms) for d, s in ranked]
+    return SearchResult(f"similar:{paper.id}", hits, total, terms)
