@@ -27,7 +27,7 @@ def allowed(library: "Library", state: "StateStore | None", names: list[str]) ->
     """The docnums the filters allow (None: no restriction)."""
     if not names:
         return None
-    everything = set(range(len(library)))
+    everything = set(library.list_order)
     result = everything
     for name in dict.fromkeys(names):
         if state is None:

@@ -149,9 +149,9 @@ def _with_feedback(library: Library, q: wq.Query, ranked: list[tuple[int, float]
 
 def _everything(library: Library, query: str, limit: int | None,
                 within: Collection[int] | None, sort: str) -> SearchResult:
-    docnums: Sequence[int] = range(len(library))
-    if within is not None:
-        docnums = sorted(d for d in within if 0 <= d < len(library))
+    docnums: Sequence[int] = library.list_order
+    if within is not None:  # live docnums: the filters give no others
+        docnums = library.in_list_order([d for d in within if 0 <= d < library.size])
     if sort in ("name", "year"):
         order = library.name_order if sort == "name" else library.year_order
         if within is not None:
@@ -161,7 +161,10 @@ def _everything(library: Library, query: str, limit: int | None,
         named = ListedHits(library, order, in_list_order=False,
                            positions=rank if within is None else None)
         return SearchResult(query, named[:limit], len(order))
-    return SearchResult(query, ListedHits(library, docnums)[:limit], len(docnums))
+    listed = ListedHits(library, docnums) if isinstance(library.list_order, range) else \
+        ListedHits(library, docnums, in_list_order=False,
+                   positions=library.list_rank if within is None else None)
+    return SearchResult(query, listed[:limit], len(docnums))
 
 
 def _run(library: Library, q: wq.Query, limit: int | None,
@@ -178,7 +181,7 @@ def _run(library: Library, q: wq.Query, limit: int | None,
     if within is not None:
         allowed = _filter(within)
         scores = {d: s for d, s in scores.items() if d in allowed}
-    return ranked(scores, limit), len(scores)
+    return ranked(scores, limit, library.tie_rank), len(scores)
 
 
 def _filter(within: Collection[int] | None) -> set[int] | None:
@@ -189,7 +192,8 @@ def _filter(within: Collection[int] | None) -> set[int] | None:
 
 def _sorted(library: Library, hits: list[Hit], sort: str) -> list[Hit]:
     if sort == "list":
-        return sorted(hits, key=lambda h: h.docnum)
+        rank = library.list_rank
+        return sorted(hits, key=lambda h: rank[h.docnum])
     if sort in ("name", "year"):
         rank = library.name_rank if sort == "name" else library.year_rank
         return sorted(hits, key=lambda h: rank[h.docnum])
