@@ -44,7 +44,8 @@ def _answers(library: Library, state: StateStore) -> dict[str, object]:
         "year order": [_key(library, d) for d in library.year_order],
         "export": export(library.papers(), "json", state),
     }
-    for query in (*QUERIES, "is:unread", "is:read gaussian"):
+    for query in (*QUERIES, "is:unread", "is:read gaussian", "NOT gaussian",
+                  "kernel NOT gaussian", "list:aistats"):
         for sort in SORTS:
             result = search(library, query, limit=None, sort=sort, state=state)
             out[f"{query} by {sort}"] = (result.total, [(_key(library, h.docnum),

@@ -94,12 +94,14 @@ def read_postings(reader, fieldname: str, text: str) -> Postings:
     for leaf, base in reader.leaf_readers():
         if (fieldname, text) not in leaf:
             continue
-        # Deleted documents are filtered here, a block at a time.
+        # Deleted documents are filtered here, a block at a time: they are whole lists,
+        # so most blocks lie outside their span and are taken as they are.
         matcher, deleted = unfiltered_postings(leaf, fieldname, text)
+        low, high = (min(deleted), max(deleted)) if deleted else (0, -1)
         try:
             # Block access: the leaf matcher decodes a whole block of ids and weights.
             for block, block_weights in posting_blocks(matcher):
-                if deleted:
+                if deleted and block and block[0] <= high and block[-1] >= low:
                     kept = [(d, w) for d, w in zip(block, block_weights) if d not in deleted]
                     block, block_weights = [d for d, _ in kept], [w for _, w in kept]
                 ids.extend([d + base for d in block] if base else block)
@@ -165,6 +167,7 @@ class Scorer:
         self._count = self._reader.doc_count()
         """Papers not deleted: what idf counts."""
         self._deletions = self._reader.has_deletions()
+        self._live: list[int] | None = None
         self._df: dict[tuple[str, str], int] = {}
         self.tie_rank: Sequence[int] | None = None
         """Each docnum's place in list order, which breaks ties between equal scores;
@@ -192,8 +195,10 @@ class Scorer:
         """Every docnum not deleted, ascending."""
         if not self._deletions:
             return range(self._size)
-        is_deleted = self._reader.is_deleted
-        return [d for d in range(self._size) if not is_deleted(d)]
+        if self._live is None:
+            is_deleted = self._reader.is_deleted
+            self._live = [d for d in range(self._size) if not is_deleted(d)]
+        return self._live
 
     def idf(self, fieldname: str, text: str) -> float:
         """Lucene's BM25 idf, always positive."""
