@@ -4,10 +4,12 @@ remaining lists from scratch would (docnums aside)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from tests.test_cli import run
 from tests.test_incremental import CORPORA, QUERIES, SOURCES, _cut, _segment_inodes, analysed
 from tui.core.export import export
 from tui.core.index import first_screen, reuse
@@ -190,3 +192,27 @@ def test_the_first_screen_keeps_the_docnums_of_its_rows(tmp_path: Path) -> None:
         assert list(found.docnums) != list(range(len(found.docnums)))
         assert [(p.id, p.file) for p in found.rows] == \
             [(library.paper(d).id, library.paper(d).file) for d in found.docnums]
+
+
+def test_the_command_line_shows_no_paper_of_a_removed_list(tmp_path: Path) -> None:
+    files, _ = _library(tmp_path)
+    with open_library(files, str(tmp_path / "ix")) as library:
+        gone = [p for p in library.papers() if p.file == SOURCES[2]]
+    files.pop(2)
+    seeds = ["--seeds", *map(str, files)]
+    listed = json.loads(run("list", "--json", *seeds, index_dir=str(tmp_path / "ix")).stdout)
+    ids = {paper["id"] for paper in listed}
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert library.size > len(library)  # the segment was reused, not rebuilt
+        assert ids == {p.id for p in library.papers()}
+    assert not ids & {p.id for p in gone}
+    for paper in gone[:3]:
+        shown = run("show", paper.id, *seeds, index_dir=str(tmp_path / "ix"))
+        assert shown.returncode == 1 and "Traceback" not in shown.stderr
+        found = run("search", paper.title, "--json", "--limit", "500", *seeds,
+                    index_dir=str(tmp_path / "ix"))
+        assert found.returncode in (0, 1) and "Traceback" not in found.stderr
+        hits = json.loads(found.stdout)["hits"] if found.stdout.strip() else []
+        assert not {h["id"] for h in hits} & {p.id for p in gone}
+    exported = run("export", "--format", "json", *seeds, index_dir=str(tmp_path / "ix"))
+    assert {r["id"] for r in json.loads(exported.stdout)} == ids
