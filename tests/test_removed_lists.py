@@ -216,3 +216,24 @@ def test_the_command_line_shows_no_paper_of_a_removed_list(tmp_path: Path) -> No
         assert not {h["id"] for h in hits} & {p.id for p in gone}
     exported = run("export", "--format", "json", *seeds, index_dir=str(tmp_path / "ix"))
     assert {r["id"] for r in json.loads(exported.stdout)} == ids
+
+
+def test_an_index_of_the_previous_format_is_rebuilt_cleanly(
+        tmp_path: Path, analysed: list[str]) -> None:
+    """An index whose meta predates removed lists (no `removed` in its blocks, an older
+    schema) is neither opened nor reused: it is rebuilt, without a traceback."""
+    files, _ = _library(tmp_path)
+    with open_library(files, str(tmp_path / "ix")) as library:
+        folder = library.index_path
+        expected = [p.id for p in library.papers()]
+    assert folder is not None
+    meta_path = folder / "paperscope.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["schema"] -= 1
+    for block in meta["blocks"]:
+        del block["removed"]
+    meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    analysed.clear()
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert analysed == [f.name for f in files]
+        assert [p.id for p in library.papers()] == expected

@@ -9,6 +9,9 @@ contiguous runs of lists, committed in list order.
 A build of every list cuts them into a few runs (`reuse.target_segments`); a build
 that follows another in the same index root takes the previous index's segments whose
 lists are unchanged as they are (see `reuse`) and writes segments only for the rest.
+Lists removed from a reused segment stay in it as deleted documents, and a changed
+list's new version comes after that segment, so docnums then depart from list order:
+the build records the list order (see `removed`) for the reads to follow.
 
 Next to the index the builder writes small side files (see `sidefiles`), merged from
 each segment's record (see `sidedata`): `prefixes.json` (for each 1–3 letter prefix,

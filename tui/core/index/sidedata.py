@@ -1,8 +1,10 @@
 """What the side files are made from, kept per segment so that a build can reuse it.
 
 Every segment the builder writes gets a record of what its papers give the side files
-(see `sidefiles`): the unstemmed words, each scored field's length per paper, each
-`text` term's document frequency, and each paper's name-sort key. It is saved beside
+(see `sidefiles`): each scored field's length per paper and each paper's name-sort
+key, and, for each list (or part of one) apart, its unstemmed words and each `text`
+term's document frequency, so that a list removed from a reused segment (see `reuse`)
+takes its words out of the vocabulary and the prefix table. It is saved beside
 the segment (`<segment id>.sides`, a name Whoosh keeps and deletes with the segment),
 so a later build that reuses the segment merges these records instead of analysing its
 papers again: the side files of an index are a function of its segments' records, in
