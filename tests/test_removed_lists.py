@@ -237,3 +237,55 @@ def test_an_index_of_the_previous_format_is_rebuilt_cleanly(
     with open_library(files, str(tmp_path / "ix")) as library:
         assert analysed == [f.name for f in files]
         assert [p.id for p in library.papers()] == expected
+
+
+class _Segment:
+    """What `mark_deleted` reads and writes of a Whoosh segment."""
+
+    def __init__(self, count: int) -> None:
+        self.count, self.deleted = count, set()
+
+    def doc_count_all(self) -> int:
+        return self.count
+
+    def delete_document(self, docnum: int) -> None:
+        self.deleted.add(docnum)
+
+
+def test_removed_papers_are_deleted_in_the_segments_a_block_spans() -> None:
+    """A block of two segments (a list cut in parts spans them) and a new block after it:
+    list order follows the positions given, and each removed paper is deleted in its
+    own segment, at its own docnum there."""
+    from tui.core.index.removed import list_order, mark_deleted
+
+    def summary(name: str, papers: int) -> dict[str, object]:
+        return {"file": name, "papers": papers}
+
+    spanning = reuse.Block([("a", "1"), ("b", "1"), ("c", "1")], ["s1", "s2"], 9, 0,
+                           [summary("a", 2), summary("b", 4), summary("c", 3)], [1],
+                           [0, None, 2])
+    new = reuse.Block([("b", "2")], ["s3"], 3, 0, [summary("b", 3)], [], [1])
+    order, dead, lists = list_order([spanning, new])
+    assert list(order) == [0, 1, 9, 10, 11, 6, 7, 8]
+    assert [i for i, gone in enumerate(dead) if gone] == [2, 3, 4, 5]
+    assert [s["file"] for s in lists] == ["a", "b", "c"]
+    segments = [_Segment(5), _Segment(4), _Segment(3)]
+    mark_deleted(segments, dead)
+    assert [s.deleted for s in segments] == [{2, 3, 4}, {0}, set()]
+
+
+def test_the_plan_reuses_a_block_without_its_changed_list_until_compaction(
+        tmp_path: Path) -> None:
+    def block(counts: list[int]) -> reuse.Block:
+        files = [(name, "1") for name in "abc"]
+        return reuse.Block(files, ["s"], sum(counts), 3,
+                           [{"file": n, "papers": c} for (n, _), c in zip(files, counts)])
+
+    keys = [("a", "1"), ("b", "2"), ("c", "1")]  # b changed
+    small = block([10, 2, 10])
+    pieces = reuse.plan(keys, [1, 1, 1], reuse.Previous(tmp_path, [small]), 1)
+    assert [(p.block is small, p.files, p.kept) for p in pieces] == \
+        [(True, [0, 2], [0, 2]), (False, [1], [])]
+    large = block([10, 10, 10])  # a third of it would be deleted: built again
+    pieces = reuse.plan(keys, [1, 1, 1], reuse.Previous(tmp_path, [large]), 1)
+    assert [(p.block, p.files) for p in pieces] == [(None, [0, 1, 2])]
