@@ -9,6 +9,8 @@ product's own `open_library`, in fresh index roots:
 - incremental: the library indexed, then the library plus the new list (timed);
 - change: then one list of the library, in its middle, loses its first abstract;
 - remove: then the new list is removed again;
+- remove shared: then the changed list too, which shares its segment with others (its
+  papers are marked deleted there, see `reuse`);
 - full: the library plus the new list, from scratch (`rebuild`);
 - alone: the new list by itself;
 
@@ -69,8 +71,8 @@ def main() -> None:
     args = parser.parse_args()
     corpus = sorted(args.corpora.glob("*.txt"))
     figures: dict[str, list[float]] = {k: [] for k in (
-        "incremental", "change", "remove", "full", "alone", "query incremental",
-        "query full")}
+        "incremental", "change", "remove", "remove shared", "full", "alone",
+        "query incremental", "query full")}
     for run in range(args.runs):
         work = Path(tempfile.mkdtemp(prefix="grow-"))
         try:
@@ -95,6 +97,9 @@ def main() -> None:
             library.close()
             seconds, library = timed_open(lists, work / "inc")
             figures["remove"].append(seconds)
+            library.close()
+            seconds, library = timed_open([p for p in lists if p != middle], work / "inc")
+            figures["remove shared"].append(seconds)
             library.close()
             seconds, library = timed_open([*lists, added], work / "full", rebuild=True)
             figures["full"].append(seconds)

@@ -164,10 +164,11 @@ def test_restrictions_combine() -> None:
 def test_lists_without_years_keep_list_order_without_sorting(library) -> None:
     from tui.core.index import fields
 
-    sorted_by_key = list(fields.year_order(library.searcher.reader(), len(library)))
-    assert library.year_order == range(len(library)) == range(len(sorted_by_key))
+    sorted_by_key = list(fields.year_order(library.searcher.reader(), library.list_order,
+                                           library.size))
+    assert library.year_order is library.list_order == range(len(library))
     assert list(library.year_order) == sorted_by_key
-    assert library.year_rank is library.year_order, "a rank was computed for list order"
+    assert library.year_rank is library.list_rank, "a rank was computed for list order"
 
 
 def test_a_query_asked_again_is_not_scored_again(library, monkeypatch) -> None:

@@ -90,3 +90,17 @@ def test_toc_segments_name_each_segment_by_the_prefix_of_its_files(tmp_path: Pat
     ((name, segment),) = found.items()
     assert any(f.startswith(name + ".") for f in ix.storage.list())
     assert segment.doc_count_all() == len(WORDS)
+
+
+def test_unfiltered_postings_keep_the_deleted_documents_and_name_them() -> None:
+    ix = _index(RamStorage())
+    writer = ix.writer()
+    writer.delete_document(0)
+    writer.commit(merge=False)
+    with ix.searcher() as searcher:
+        ((leaf, _),) = searcher.reader().leaf_readers()
+        matcher, deleted = compat.unfiltered_postings(leaf, "text", "alpha")
+        every = [d for ids, _ in compat.posting_blocks(matcher) for d in ids]
+        live = list(leaf.postings("text", "alpha").all_ids())
+    assert deleted == {0}
+    assert every[0] == 0 and [d for d in every if d not in deleted] == live

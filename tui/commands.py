@@ -185,7 +185,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             papers = [h.paper for h in search(library, args.query, limit=None, state=state).hits]
         elif args.starred:
             chosen = library.docnums_of(state.starred_ids())
-            papers = library.papers(sorted(chosen))
+            papers = library.papers(library.in_list_order(list(chosen)))
         else:
             papers = library.papers()
         document = export(papers, args.format, state)

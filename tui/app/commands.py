@@ -50,7 +50,7 @@ def candidates(library: Library, query: str) -> list[Candidate]:
     from tui.core.search.search import search
 
     if len(library) <= FULL_SCAN_PAPERS:
-        docnums = range(len(library))
+        docnums = library.list_order
     else:
         docnums = [hit.docnum for hit in search(library, query, limit=_CANDIDATES, typing=True).hits]
     return [(d, *paper_label(library, d)) for d in docnums]

@@ -33,6 +33,15 @@ def posting_blocks(matcher) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
         next_block()
 
 
+def unfiltered_postings(leaf, fieldname: str, text: str) -> tuple[object, frozenset[int]]:
+    """A segment reader's matcher of a term's postings, deleted documents included,
+    and the segment's deleted docnums: Whoosh otherwise wraps the matcher in one that
+    skips them a posting at a time, which has no blocks to read."""
+    matcher = leaf.postings(fieldname, text)
+    deleted = leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
+    return (matcher.child if deleted else matcher), deleted
+
+
 def block_writer(fieldwriter):
     """The W3 field writer's postings writer, which `fill_block` and `write_block` use."""
     return fieldwriter._postwriter

@@ -92,7 +92,7 @@ class ReaderScreen(Screen[None]):
         with Horizontal(id="body"):
             papers = PaperList(id="papers")
             if self._kept is not None and self._kept.rows and not self.settings.query:
-                papers.preview(self._kept.rows)  # drawn in the first frame
+                papers.preview(self._kept.rows, self._kept.docnums)  # drawn in the first frame
             yield papers
             yield DetailView(id="detail")
         yield StatusLine("Opening the paper lists…", id="status")

@@ -162,15 +162,16 @@ class PaperList(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
             self.refresh_bindings()
         self.post_message(PaperHighlighted(self.current))
 
-    def preview(self, papers: Sequence[Paper]) -> None:
-        """Show the first rows of the list (docnums 0, 1, …) before the lists are open,
-        in the very first frame: no messages, and callable before the list is mounted.
+    def preview(self, papers: Sequence[Paper], docnums: Sequence[int] = ()) -> None:
+        """Show the first rows of the list (their `docnums`, or 0, 1, …) before the
+        lists are open, in the very first frame: no messages, and callable before the
+        list is mounted.
 
         Until `show` replaces them, the rows can be moved over and opened, but are not
         announced (`PaperHighlighted`): they have no abstract to show.
         """
         self.hits = [_FirstScreenRow(docnum, paper)  # type: ignore[misc]
-                     for docnum, paper in enumerate(papers)]
+                     for docnum, paper in zip(docnums or range(len(papers)), papers)]
         self.terms = frozenset()
         self.generation += 1
         if self.hits:

@@ -9,6 +9,9 @@ contiguous runs of lists, committed in list order.
 A build of every list cuts them into a few runs (`reuse.target_segments`); a build
 that follows another in the same index root takes the previous index's segments whose
 lists are unchanged as they are (see `reuse`) and writes segments only for the rest.
+Lists removed from a reused segment stay in it as deleted documents, and a changed
+list's new version comes after that segment, so docnums then depart from list order:
+the build records the list order (see `removed`) for the reads to follow.
 
 Next to the index the builder writes small side files (see `sidefiles`), merged from
 each segment's record (see `sidedata`): `prefixes.json` (for each 1–3 letter prefix,
@@ -37,7 +40,8 @@ from tui.core.index.reuse import (
     Block, FileKey, Piece, Previous, link_files, plan, runs_for,
 )
 from tui.core.index.schema import document, make_schema
-from tui.core.index.sidedata import SegmentData, write_side_files
+from tui.core.index.removed import list_order, mark_deleted
+from tui.core.index.sidedata import PartData, SegmentData, write_side_files
 from tui.core.index.sidefiles import name_key
 from tui.core.lists.parts import Part, merge_summaries, split_parts
 from tui.core.lists.reader import open_list
@@ -136,21 +140,29 @@ def _write_segment(writer, files: list[Part], spill_dir: str | None,
     """
     lists: list[dict[str, object]] = []
     data = SegmentData()
+    starts: list[int] = []
     postings = Postings(spill_dir=spill_dir)
     try:
         for path in files:
             summary: dict[str, object] = {}
-            for doc in _documents(path, summary, data.vocab):
+            part = PartData()
+            starts.append(writer.docnum)
+            for doc in _documents(path, summary, part.vocab):
                 _add_prepared(writer, doc, postings)
                 data.name_keys.append(name_key(str(doc["_stored_name"]),
                                                str(doc["_stored_title"])))
                 for name, column in data.lengths.items():
                     column.append(len(doc[name]))
+            part.papers = writer.docnum - starts[-1]
+            data.parts.append(part)
             lists.append(summary)
             if progress:
                 progress(1)
         # Whoosh's own flush then finds its posting pool empty and only closes the files.
-        data.text_df = postings.write(writer.fieldwriter, writer.schema, data.lengths)
+        counts = postings.write(writer.fieldwriter, writer.schema, data.lengths,
+                                starts=starts or [0])
+        for part, text_df in zip(data.parts, counts):
+            part.text_df = text_df
     finally:
         postings.discard()
     return data, lists
@@ -273,7 +285,10 @@ def build_into(storage: Storage, files: list[Path],
         new = {seg.segment_id(): seg for seg, _, _ in written}
         if previous is not None and any(p.block for p in pieces):
             new.update(toc_segments(FileStorage(str(previous.folder)).open_index()))
-        commit_segments(writer, [new[s] for b in blocks for s in b.segments])
+        order, dead, lists = list_order(blocks)
+        segments = [new[s] for b in blocks for s in b.segments]
+        mark_deleted(segments, dead)
+        commit_segments(writer, segments)
     except BaseException:
         writer.cancel()
         raise
@@ -282,16 +297,15 @@ def build_into(storage: Storage, files: list[Path],
     for block in blocks:
         for segment_id in block.segments:
             data.merge(fresh[segment_id] if segment_id in fresh
-                       else sidedata.load(storage, segment_id))
-    write_side_files(storage, data)
-    return {"papers": sum(b.papers for b in blocks),
-            "lists": [summary for b in blocks for summary in b.lists],
+                       else sidedata.load(storage, segment_id), dead)
+    write_side_files(storage, data, order, dead)
+    return {"papers": len(order), "docnums": len(dead), "lists": lists,
             "blocks": [b.to_json() for b in blocks] if keys else []}
 
 
 def _blocks(storage: Storage, pieces: list[Piece], runs: list[_Run], written: list,
             keys: list[FileKey] | None, files: list[Path]) -> list[Block]:
-    """The index's blocks in list order: the reused ones, with their lists' paths as
+    """The index's blocks in docnum order: the reused ones, with their lists' paths as
     given now, and the new segments grouped where a list spans two; saves each new
     segment's side data beside it."""
     blocks: list[Block] = []
@@ -311,6 +325,7 @@ def _blocks(storage: Storage, pieces: list[Piece], runs: list[_Run], written: li
             key = keys[i] if keys else (files[i].name, "")
             if i != last_file:
                 block.files.append(key)
+                block.positions.append(i)
                 block.size += files[i].stat().st_size
             last_file = i
         block.lists += lists
@@ -319,15 +334,22 @@ def _blocks(storage: Storage, pieces: list[Piece], runs: list[_Run], written: li
         if pieces[number].block is not None:
             blocks.append(_reused(pieces[number], files))
     for block in blocks:
-        if any("tally" in s for s in block.lists):
+        if any("tally" in s for s in block.lists):  # a new block: one summary per file
             block.lists = merge_summaries(block.lists)
-            block.papers = sum(int(s["papers"]) for s in block.lists)  # type: ignore
+            block.papers = sum(block.counts())
     return blocks
 
 
 def _reused(piece: Piece, files: list[Path]) -> Block:
-    """A reused block, its lists' paths as given to this build."""
+    """A reused block: its lists' positions and paths as given to this build, and the
+    lists it no longer holds removed."""
     block = piece.block
     assert block is not None
-    lists = [dict(s, path=str(files[i])) for s, i in zip(block.lists, piece.files)]
-    return Block(block.files, block.segments, block.papers, block.size, lists)
+    positions: list[int | None] = [None] * len(block.files)
+    lists = list(block.lists)
+    for i, at in zip(piece.files, piece.kept):
+        positions[at] = i
+        lists[at] = dict(lists[at], path=str(files[i]))
+    removed = [at for at, where in enumerate(positions) if where is None]
+    return Block(block.files, block.segments, block.papers, block.size, lists, removed,
+                 positions)

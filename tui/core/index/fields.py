@@ -72,26 +72,20 @@ class AuthorAnalyzer(Tokenizer):
             yield token
 
 
-def year_order(reader: IndexReader, count: int) -> Sequence[int]:
-    """Every docnum below `count`, newest year first (list order within a year); papers
-    without a year last. Read from the `year` field's postings in `reader` (which the
-    caller holds the index's lock for), so no paper is loaded."""
+def year_order(reader: IndexReader, order: Sequence[int], size: int) -> Sequence[int]:
+    """The docnums of `order` (list order; all below `size`), newest year first (list
+    order within a year); papers without a year last. Read from the `year` field's
+    postings in `reader` (which the caller holds the index's lock for), so no paper is
+    loaded."""
     from tui.core.index.scorer import read_postings
 
-    years = array("i", bytes(4 * count))
+    years = array("i", bytes(4 * size))
     for term in reader.field_terms("year") if "year" in reader.indexed_field_names() else ():
         text = term.decode() if isinstance(term, bytes) else term
         if not text.isdigit():
             continue
         for docnum in read_postings(reader, "year", text)[0]:
-            if 0 <= docnum < count:
+            if 0 <= docnum < size:
                 years[docnum] = int(text)
-    return array("I", sorted(range(count), key=lambda d: (years[d] == 0, -years[d], d)))
-
-
-def rank_of(order: Sequence[int]) -> Sequence[int]:
-    """Each docnum's position in `order`."""
-    rank = array("I", bytes(4 * len(order)))
-    for position, docnum in enumerate(order):
-        rank[docnum] = position
-    return rank
+    # A stable sort: list order within a year.
+    return array("I", sorted(order, key=lambda d: (years[d] == 0, -years[d])))

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 FILE = "first-screen.json"
 ROWS = 200
 """Rows kept: a screen of the tallest terminals, about 30 KB of JSON."""
-_FORMAT = 2
+_FORMAT = 3
 """Bumped when the file's layout changes."""
 _FIELDS = (str, str, str, int, str, str, dict)
 """A row: id, list title, file, position, name, title and what a structured list gave
@@ -52,7 +52,10 @@ class FirstScreen:
     papers: int = 0
     """How many papers the lists hold (0 when no current rows were found)."""
     rows: tuple[Paper, ...] = ()
-    """The first papers in list order (docnum = position here), without abstracts."""
+    """The first papers in list order, without abstracts."""
+    docnums: tuple[int, ...] = ()
+    """Each row's docnum: its position, unless lists were changed or removed in a
+    segment the index reused (see `reuse`)."""
 
 
 def _key(files: Iterable[Path]) -> str:
@@ -74,21 +77,24 @@ def look(seeds: Sequence[str] | None, index_dir: str | None) -> FirstScreen | No
     for root in roots:
         found = _read(root / FILE, key)
         if found is not None:
-            papers, rows = found
-            return FirstScreen(key, tuple(roots), papers, rows)
+            papers, rows, docnums = found
+            return FirstScreen(key, tuple(roots), papers, rows, docnums)
     return FirstScreen(key, tuple(roots))
 
 
-def _read(path: Path, key: str) -> tuple[int, tuple[Paper, ...]] | None:
-    """(papers, rows) from `path` if it is well formed and written under `key`."""
+def _read(path: Path, key: str) -> tuple[int, tuple[Paper, ...], tuple[int, ...]] | None:
+    """(papers, rows, their docnums) from `path` if it is well formed and written
+    under `key`."""
     try:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("key") != key:
         return None
-    papers, rows = data.get("papers"), data.get("rows")
-    if not isinstance(papers, int) or not isinstance(rows, list) or len(rows) > papers:
+    papers, rows, docnums = data.get("papers"), data.get("rows"), data.get("docnums")
+    if not isinstance(papers, int) or not isinstance(rows, list) or len(rows) > papers \
+            or not isinstance(docnums, list) or len(docnums) != len(rows) \
+            or not all(type(d) is int for d in docnums):
         return None
     made = []
     for row in rows:
@@ -96,7 +102,7 @@ def _read(path: Path, key: str) -> tuple[int, tuple[Paper, ...]] | None:
                 or not all(type(value) is kind for value, kind in zip(row, _FIELDS))):
             return None
         made.append(Paper(*row[:6], raw="", **from_extras(row[6])))
-    return papers, tuple(made)
+    return papers, tuple(made), tuple(docnums)
 
 
 def save(screen: FirstScreen, library: Library) -> None:
@@ -111,12 +117,14 @@ def save(screen: FirstScreen, library: Library) -> None:
     if screen.rows or not screen.roots:
         return
     try:
-        papers = [library.paper(docnum) for docnum in range(min(ROWS, len(library)))]
+        docnums = list(library.list_order[:ROWS])
+        papers = [library.paper(docnum) for docnum in docnums]
     except Exception:  # noqa: BLE001 - a cache: reading it must never stop a start
         return
     rows = [[p.id, p.list_title, p.file, p.position, p.name, p.title, extras(p)]
             for p in papers]
-    data = json.dumps({"key": screen.key, "papers": len(library), "rows": rows},
+    data = json.dumps({"key": screen.key, "papers": len(library), "rows": rows,
+                       "docnums": docnums},
                       ensure_ascii=False).encode()
     for root in screen.roots:
         try:

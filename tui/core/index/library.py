@@ -22,7 +22,6 @@ from whoosh import query as wq
 from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
-from tui.core.index.orders import rank_of, year_order
 from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
@@ -30,9 +29,9 @@ from tui.core.index.scorer import Norms, PostingCache, Scorer
 from tui.core.index.plans import match_all
 from tui.core.index.recent import RecentTops
 from tui.core.index.topk import top
+from tui.core.index.orders import ORDERS, Orders
 from tui.core.index.sidefiles import (
-    NAME_ORDER_FILE, NORMS_FILE, PREFIX_FILE, WORDS_FILE, name_key, parse_json,
-    parse_norms, parse_order, side_files,
+    NORMS_FILE, PREFIX_FILE, WORDS_FILE, parse_json, parse_norms, side_files,
 )
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper, from_extras
@@ -46,8 +45,8 @@ PAPER_CACHE = 8192
 """Papers kept once read (a paper is about 1.7 KB); beyond, the longest-kept are
 forgotten. Reading one again costs about a tenth of a millisecond, while keeping every
 paper a long session reaches would hold the whole corpus: 35 MB at 21k papers."""
-_LAZY = ("prefix_table", "vocabulary", "scorer", "name_order", "name_rank", "year_order",
-         "year_rank")  # cached properties that hold what was read from the index
+_LAZY = ("prefix_table", "vocabulary", "scorer", *ORDERS)
+"""Cached properties that hold what was read from the index."""
 
 
 def _identity(path: Path | None) -> tuple[int, int] | None:
@@ -60,7 +59,7 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     return None
 
 
-class Library:
+class Library(Orders):
     """Paper lists with their index: papers by docnum, by id, and a shared searcher.
 
     Whoosh opens some files only on first use, and the side files are read on first
@@ -175,7 +174,13 @@ class Library:
         return self.opened.path
 
     def __len__(self) -> int:
+        """How many papers there are (deleted documents left out)."""
         return int(self.opened.meta["papers"])  # type: ignore[arg-type]
+
+    @property
+    def size(self) -> int:
+        """How many docnums there are, deleted documents (see `reuse`) included."""
+        return int(self.opened.meta.get("docnums", len(self)))  # type: ignore[arg-type]
 
     def paper(self, docnum: int) -> Paper:
         """The paper stored at `docnum`."""
@@ -207,7 +212,7 @@ class Library:
     def papers(self, docnums: Sequence[int] | None = None) -> list[Paper]:
         """Papers for `docnums`, or every paper in list order."""
         if docnums is None:
-            docnums = range(len(self))
+            docnums = self.list_order
         return [self.paper(d) for d in docnums]
 
     def docnum_of(self, paper_id: str) -> int | None:
@@ -253,24 +258,43 @@ class Library:
             return self._tops.top(q, k, lambda n: top(self.scorer, q, n))
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
-        """How many papers hold the index term `term` in `fieldname`."""
+        """How many papers hold the index term `term` in `fieldname` (deleted
+        documents left out)."""
         with self._lock:
-            return self.searcher.reader().doc_frequency(fieldname, term)
+            return self.scorer.doc_frequency(fieldname, term)
 
     def terms_starting(self, fieldname: str, prefix: str, scan: int) -> list[tuple[str, int]]:
         """The first `scan` index terms of `fieldname` (in term order) that start with
-        `prefix`, each with the number of papers that hold it."""
+        `prefix`, each with the number of papers that hold it; terms only deleted
+        documents hold are left out."""
         with self._lock:
             found = islice(self.searcher.reader().iter_prefix(fieldname, prefix), scan)
-            return [(_text(term), info.doc_frequency()) for term, info in found]
+            return self._held(fieldname, [(_text(t), info.doc_frequency()) for t, info in found])
 
     def terms_matching(self, pattern: wq.Wildcard, scan: int) -> list[tuple[str, int]]:
         """The first `scan` index terms (in term order) that the wildcard `pattern`
-        matches, each with the number of papers that hold it."""
+        matches, each with the number of papers that hold it; terms only deleted
+        documents hold are left out."""
         with self._lock:
             reader = self.searcher.reader()
             found = [_text(term) for term in islice(wildcard_terms(pattern, reader), scan)]
-            return [(term, reader.doc_frequency(pattern.fieldname, term)) for term in found]
+            return self._held(pattern.fieldname,
+                              [(t, reader.doc_frequency(pattern.fieldname, t)) for t in found])
+
+    def _held(self, fieldname: str, terms: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """`terms` with their Whoosh counts, those that only deleted documents hold
+        left out: a count above the deleted documents' proves a live one, any other is
+        counted again from the term's postings."""
+        deleted = self.size - len(self)
+        if not deleted:
+            return terms
+        out = []
+        for term, df in terms:
+            if df <= deleted:
+                df = self.scorer.doc_frequency(fieldname, term)
+            if df:
+                out.append((term, df))
+        return out
 
     def existing_terms(self, q: wq.Query) -> frozenset[str]:
         """The index terms `q` stands for, its fuzzy and prefix terms expanded."""
@@ -281,8 +305,10 @@ class Library:
     def key_terms(self, text: str, count: int) -> list[tuple[str, float]]:
         """The `count` terms of `text` most distinctive among the abstracts, with their
         weights (Whoosh's Bo1 model, as in more-like-this)."""
+        from tui.core.index.keyterms import key_terms
+
         with self._lock:
-            return self.searcher.key_terms_from_text("text", text, numterms=count)
+            return key_terms(self.searcher, self.scorer, len(self), text, count)
 
     def docnums_of(self, ids: Iterable[str]) -> set[int]:
         """Every docnum holding one of these paper ids (a paper may be in several lists)."""
@@ -304,36 +330,6 @@ class Library:
         """The unstemmed words of the abstracts, for spelling suggestions."""
         words = self._side_file(parse_json, WORDS_FILE)
         return frozenset(words) if isinstance(words, list) else frozenset()
-
-    @cached_property
-    def name_order(self) -> Sequence[int]:
-        """Every docnum, ordered by name (or title) and then docnum: written with the
-        index, so that sorting by name reads no paper."""
-        order = self._side_file(parse_order, NAME_ORDER_FILE)
-        if order is None or len(order) != len(self):  # do without: read every paper
-            papers = self.papers()
-            return sorted(range(len(papers)),
-                          key=lambda d: (name_key(papers[d].name, papers[d].title), d))
-        return order
-
-    @cached_property
-    def name_rank(self) -> Sequence[int]:
-        """Each docnum's position in `name_order`."""
-        return rank_of(self.name_order)
-
-    @cached_property
-    def year_order(self) -> Sequence[int]:
-        """Every docnum, newest year first, papers without a year last."""
-        def read() -> Sequence[int]:
-            with self._lock:
-                return year_order(self.searcher.reader(), len(self))
-
-        return self.guarded(read)
-
-    @cached_property
-    def year_rank(self) -> Sequence[int]:
-        """Each docnum's position in `year_order`."""
-        return rank_of(self.year_order)
 
     def _side_file(self, parse: Callable[[bytes], object], name: str) -> object:
         """Read a side file from the handle opened with the index.
@@ -362,11 +358,13 @@ class Library:
 
         def read(name: str) -> array | None:
             found = self._side_file(parse_norms, NORMS_FILE.format(name))
-            return found if found is not None and len(found) == len(self) else None
+            return found if found is not None and len(found) == self.size else None
 
-        return Scorer(self.searcher, Norms(SCORED_FIELDS, read),
-                      PostingCache(self.searcher.reader()),
-                      lambda q: sorted(q.docs(self.searcher)))
+        scorer = Scorer(self.searcher, Norms(SCORED_FIELDS, read),
+                        PostingCache(self.searcher.reader()),
+                        lambda q: sorted(q.docs(self.searcher)))
+        scorer.tie_rank = self.tie_rank
+        return scorer
 
     def close(self) -> None:
         """Release the searcher and the index's files."""

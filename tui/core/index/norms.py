@@ -15,10 +15,13 @@ B = 0.75
 """How strongly a field's length normalises its scores (Lucene's default)."""
 
 
-def norms_for(lengths: array, k1: float = K1, b: float = B) -> array:
-    """Per-document BM25 length normalisation: k1 × (1 − b + b × length / average)."""
+def norms_for(lengths: array, dead: bytearray | None = None, k1: float = K1,
+              b: float = B) -> array:
+    """Per-document BM25 length normalisation: k1 × (1 − b + b × length / average),
+    the average taken over the papers not marked in `dead` (deleted documents)."""
     if not lengths:
         return array("f")
-    average = (sum(lengths) / len(lengths)) or 1.0
+    live = [n for n, gone in zip(lengths, dead) if not gone] if dead else lengths
+    average = (sum(live) / len(live) if live else 0.0) or 1.0
     base, per_word = k1 * (1.0 - b), k1 * b / average
     return array("f", [base + per_word * n for n in lengths])

@@ -139,7 +139,8 @@ def _open_folder(folder: Path) -> tuple[Index, dict[str, object], Searcher]:
     ix = whoosh_index.open_dir(str(folder))
     # Opening is lazy; a searcher touches the segment files, so damage shows now.
     searcher = ix.searcher()
-    if searcher.doc_count_all() != meta["papers"]:
+    if searcher.doc_count_all() != meta.get("docnums", meta["papers"]) \
+            or searcher.doc_count() != meta["papers"]:
         searcher.close()
         raise ValueError("paper count does not match")
     return ix, meta, searcher

@@ -20,6 +20,7 @@ writer would write, spilled or not (a test compares them).
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 import os
 import pickle
 import tempfile
@@ -153,15 +154,18 @@ class Postings:
             yield name, term, list(zip(*_columns(payloads)))
 
     def write(self, fieldwriter: W3FieldWriter, schema: Schema,
-              lengths: Mapping[str, Sequence[int]], count_field: str = "text") -> Counter[str]:
+              lengths: Mapping[str, Sequence[int]], count_field: str = "text",
+              starts: Sequence[int] = (0,)) -> list[Counter[str]]:
         """Write every posting list through `fieldwriter`, fields and terms in order;
-        returns each `count_field` term's document frequency.
+        returns each `count_field` term's document frequency in each run of docnums
+        beginning at `starts` (ascending: the segment's lists, so that a list removed
+        later takes its own words out of the prefix table).
 
         `lengths` holds each scored field's length per docnum; Whoosh records the
         shortest and longest (as its one-byte approximation) in every block. The run
         files are deleted afterwards.
         """
-        counts: Counter[str] = Counter()
+        counts: list[Counter[str]] = [Counter() for _ in starts]
         try:
             current = None
             postwriter = limit = column = None
@@ -180,7 +184,7 @@ class Postings:
                         column = [byte_to_length(length_to_byte(n)) for n in column]
                 ids, weights, values = _columns(payloads)
                 if name == count_field:
-                    counts[term.decode("utf-8")] = len(ids)
+                    _count(counts, starts, term.decode("utf-8"), ids)
                 fieldwriter.start_term(term)
                 for begin in range(0, len(ids), limit):
                     end = begin + limit
@@ -279,3 +283,17 @@ def _fill_block(postwriter, ids: list[int], weights: list[float], values: list[b
         found = list(map(column.__getitem__, ids))
         lengths = (min(found), max(found))
     fill_block(postwriter, ids, weights, [v for v in values if v], lengths)
+
+
+def _count(counts: list[Counter[str]], starts: Sequence[int], term: str,
+           ids: Sequence[int]) -> None:
+    """Add `term`'s document frequency in each run of docnums (`starts`) to `counts`."""
+    if len(counts) == 1:
+        counts[0][term] = len(ids)
+        return
+    before = 0
+    for counter, start in zip(counts, [*starts[1:], None]):
+        cut = len(ids) if start is None else bisect_left(ids, start)
+        if cut > before:
+            counter[term] = cut - before
+        before = cut

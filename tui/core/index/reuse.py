@@ -4,9 +4,21 @@ An index is written as a few segments, each from a contiguous run of lists, and 
 meta records them in blocks: the fewest consecutive segments that hold whole lists
 (a large JSON Lines file cut into parts can span segments), with each list's name and
 content digest. When the lists change, the index is built again in a new folder, but a
-block whose lists are all still there, unchanged and in the same order, is taken from
-the previous folder as it is: its files are hard-linked, not rebuilt. Only the lists
-no block covers are parsed and analysed.
+block whose lists are still there and unchanged, in whatever order, is taken from the
+previous folder as it is: its files are hard-linked, not rebuilt. Only the lists no
+block covers are parsed and analysed.
+
+A block some of whose lists were removed (or changed: the old version is removed and
+the new one built as a list of its own) is still taken, its removed lists' papers
+marked deleted in the new index's table of contents (Whoosh keeps a segment's deleted
+documents there, not in the segment's files, so the previous index is not touched);
+every read leaves deleted documents out. Docnums then no longer follow list order:
+the new version of a changed list is written after the block it was in, and the index
+records its papers' list order beside it (`sidefiles.LIST_ORDER_FILE`). Removed papers
+take room and stay in the collection statistics Whoosh keeps (a term's document
+frequency, which the reads that need it exactly recount from postings), so a block
+whose removed papers would be more than `COMPACT_SHARE` of it is built again from its
+remaining lists instead (compaction).
 
 Every segment is looked up for every term a search reads (at 21k papers, each segment
 beyond two added about 1.8 ms to a query whose postings were not yet cached), so their
@@ -39,6 +51,9 @@ MOST_SEGMENTS = 8
 """The most segments a build of every list cuts the lists into."""
 SLACK = 4
 """How many segments more than that builds which add lists may leave."""
+COMPACT_SHARE = 0.25
+"""A block whose removed papers would be more than this share of its papers is built
+again from its remaining lists: deleted documents cost every read that skips them."""
 
 FileKey = tuple[str, str]
 """A list file's name and content digest, as the fingerprint takes them."""
@@ -55,12 +70,19 @@ class Block:
     size: int
     """The lists' size in bytes."""
     lists: list[dict[str, object]]
-    """Each list's summary, as the index meta keeps it."""
+    """Each list's summary, as the index meta keeps it (removed lists' too)."""
+    removed: list[int] = field(default_factory=list)
+    """The positions in `files` of the lists removed since the block was written:
+    their papers are deleted documents."""
+    positions: list[int | None] = field(default_factory=list)
+    """Each list's position in this build's list of files (None when removed); not
+    kept in the meta."""
 
     def to_json(self) -> dict[str, object]:
         """The block as the index meta keeps it."""
         return {"files": [list(k) for k in self.files], "segments": self.segments,
-                "papers": self.papers, "size": self.size, "lists": self.lists}
+                "papers": self.papers, "size": self.size, "lists": self.lists,
+                "removed": self.removed}
 
     @classmethod
     def from_json(cls, raw: dict[str, object]) -> Block:
@@ -68,7 +90,12 @@ class Block:
         return cls([(str(n), str(d)) for n, d in raw["files"]],  # type: ignore[union-attr]
                    [str(s) for s in raw["segments"]],  # type: ignore[union-attr]
                    int(raw["papers"]), int(raw["size"]),  # type: ignore[arg-type]
-                   list(raw["lists"]))  # type: ignore[arg-type]
+                   list(raw["lists"]),  # type: ignore[arg-type]
+                   [int(i) for i in raw["removed"]])  # type: ignore[union-attr]
+
+    def counts(self) -> list[int]:
+        """Each list's paper count, in docnum order."""
+        return [int(s["papers"]) for s in self.lists]  # type: ignore[arg-type]
 
 
 @dataclass
@@ -86,6 +113,8 @@ class Piece:
     block: Block | None = None
     files: list[int] = field(default_factory=list)
     """The positions of its lists in the build's list of files."""
+    kept: list[int] = field(default_factory=list)
+    """For a reused block, the position in the block of each of `files`."""
     size: int = 0
     folded: bool = False
     """Made of smaller pieces to bound the segments: built as one segment."""
@@ -122,27 +151,38 @@ def max_segments(total: int, cores: int) -> int:
 
 def plan(keys: list[FileKey], sizes: list[int], previous: Previous | None,
          cores: int) -> list[Piece]:
-    """The build's pieces in list order: blocks of `previous` to reuse, and runs of lists
-    (positions in `keys`) to build, at most `max_segments` in all."""
-    starts: dict[FileKey, list[Block]] = {}
+    """The build's pieces: blocks of `previous` to reuse, each taking the lists (by
+    position in `keys`) it still holds, and runs of the other lists to build, in the
+    order of their first list, at most `max_segments` in all."""
+    holders: dict[FileKey, list[tuple[Block, int]]] = {}
     for block in previous.blocks if previous else ():
-        if block.files:
-            starts.setdefault(block.files[0], []).append(block)
+        for at, key in enumerate(block.files):
+            if at not in block.removed:
+                holders.setdefault(key, []).append((block, at))
+    taken: dict[int, list[tuple[int, int]]] = {}
+    blocks: dict[int, Block] = {}
+    for i, key in enumerate(keys):
+        if holders.get(key):  # a list given twice is built the second time
+            block, at = holders[key].pop(0)
+            taken.setdefault(id(block), []).append((i, at))
+            blocks[id(block)] = block
     pieces: list[Piece] = []
-    i = 0
-    while i < len(keys):
-        block = next((b for b in starts.get(keys[i], ())
-                      if keys[i:i + len(b.files)] == b.files), None)
-        if block is not None:
-            starts[keys[i]].remove(block)  # a list given twice is built the second time
-            pieces.append(Piece(block, list(range(i, i + len(block.files))), block.size))
-            i += len(block.files)
+    for ident, pairs in taken.items():
+        block = blocks[ident]
+        counts = block.counts()
+        if block.papers - sum(counts[at] for _, at in pairs) > COMPACT_SHARE * block.papers:
+            continue  # compaction: its remaining lists are built again
+        pieces.append(Piece(block, [i for i, _ in pairs], [at for _, at in pairs],
+                            sum(sizes[i] for i, _ in pairs)))
+    reused = {i for piece in pieces for i in piece.files}
+    for i in range(len(keys)):
+        if i in reused:
             continue
-        if not pieces or pieces[-1].block is not None:
+        if i == 0 or i - 1 in reused:
             pieces.append(Piece())
         pieces[-1].files.append(i)
         pieces[-1].size += sizes[i]
-        i += 1
+    pieces.sort(key=lambda p: min(p.files))
     _bound(pieces, sum(sizes), cores)
     return pieces
 
@@ -153,8 +193,8 @@ def _bound(pieces: list[Piece], total: int, cores: int) -> None:
     while sum(p.segments(total, cores) for p in pieces) > most and len(pieces) > 1:
         at = min(range(len(pieces) - 1), key=lambda k: pieces[k].size + pieces[k + 1].size)
         left, right = pieces[at], pieces[at + 1]
-        pieces[at:at + 2] = [Piece(files=left.files + right.files, size=left.size + right.size,
-                                   folded=True)]
+        pieces[at:at + 2] = [Piece(files=sorted(left.files + right.files),
+                                   size=left.size + right.size, folded=True)]
 
 
 def read_previous(root: Path, keep: str, meta_name: str,

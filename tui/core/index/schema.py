@@ -9,7 +9,7 @@ from tui.core.index.fields import AuthorAnalyzer, author_terms
 from tui.core.model import Paper, extras
 
 # Bump when fields or what goes into them change: existing indexes are then rebuilt.
-SCHEMA_VERSION = 8 + 100 * ANALYSIS_VERSION
+SCHEMA_VERSION = 9 + 100 * ANALYSIS_VERSION
 
 # Fields a query may name with a prefix (`name:gecko`), and the default search fields
 # with their weights.

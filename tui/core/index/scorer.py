@@ -17,7 +17,7 @@ import math
 from bisect import bisect_left
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from whoosh import query as wq
@@ -25,7 +25,7 @@ from whoosh import query as wq
 from tui.core.index.members import Selection, byte_map
 from tui.core.index.norms import K1
 from tui.core.index.tiers import Tier, tiers
-from tui.core.whoosh_compat import posting_blocks
+from tui.core.whoosh_compat import posting_blocks, unfiltered_postings
 
 _BISECT_RATIO = 16
 """Look candidates up by bisection when the list is this many times longer."""
@@ -88,20 +88,27 @@ class PostingCache:
 
 
 def read_postings(reader, fieldname: str, text: str) -> Postings:
-    """All (docnums, term frequencies) of a term, across segments, as arrays."""
+    """All (docnums, term frequencies) of a term, across segments, as arrays; deleted
+    documents (of lists removed from a reused segment) left out."""
     ids, weights = array("i"), array("f")
     for leaf, base in reader.leaf_readers():
         if (fieldname, text) not in leaf:
             continue
-        matcher = leaf.postings(fieldname, text)
+        # Deleted documents are filtered here, a block at a time: they are whole lists,
+        # so most blocks lie outside their span and are taken as they are.
+        matcher, deleted = unfiltered_postings(leaf, fieldname, text)
+        low, high = (min(deleted), max(deleted)) if deleted else (0, -1)
         try:
             # Block access: the leaf matcher decodes a whole block of ids and weights.
             for block, block_weights in posting_blocks(matcher):
+                if deleted and block and block[0] <= high and block[-1] >= low:
+                    kept = [(d, w) for d, w in zip(block, block_weights) if d not in deleted]
+                    block, block_weights = [d for d, _ in kept], [w for _, w in kept]
                 ids.extend([d + base for d in block] if base else block)
                 weights.extend(block_weights)
         except AttributeError:
             # Another codec: the slower public API gives the same answer.
-            for docnum, weight in matcher.items_as("weight"):
+            for docnum, weight in leaf.postings(fieldname, text).items_as("weight"):
                 ids.append(docnum + base)
                 weights.append(weight)
     return ids, weights
@@ -156,8 +163,15 @@ class Scorer:
         self._norms = norms
         self._cache = cache
         self._docs = fallback_docs
-        self._count = self._reader.doc_count_all()
+        self._size = self._reader.doc_count_all()
+        self._count = self._reader.doc_count()
+        """Papers not deleted: what idf counts."""
+        self._deletions = self._reader.has_deletions()
+        self._live: list[int] | None = None
         self._df: dict[tuple[str, str], int] = {}
+        self.tie_rank: Sequence[int] | None = None
+        """Each docnum's place in list order, which breaks ties between equal scores;
+        None while docnums follow list order (see `reuse`)."""
 
     @property
     def norms(self) -> Mapping[str, array]:
@@ -165,12 +179,26 @@ class Scorer:
         return self._norms
 
     def doc_frequency(self, fieldname: str, text: str) -> int:
-        """How many documents have the term (remembered: each lookup seeks on disk)."""
+        """How many documents have the term (remembered: each lookup seeks on disk).
+
+        Whoosh's count includes deleted documents; with some, the term's postings
+        are counted instead, so that idf is what a build of the remaining lists gives.
+        """
         key = (fieldname, text)
         df = self._df.get(key)
         if df is None:
-            df = self._df[key] = self._reader.doc_frequency(fieldname, text)
+            df = self._df[key] = (len(self.postings(fieldname, text)[0]) if self._deletions
+                                  else self._reader.doc_frequency(fieldname, text))
         return df
+
+    def live(self) -> Iterable[int]:
+        """Every docnum not deleted, ascending."""
+        if not self._deletions:
+            return range(self._size)
+        if self._live is None:
+            is_deleted = self._reader.is_deleted
+            self._live = [d for d in range(self._size) if not is_deleted(d)]
+        return self._live
 
     def idf(self, fieldname: str, text: str) -> float:
         """Lucene's BM25 idf, always positive."""
@@ -199,11 +227,11 @@ class Scorer:
     @property
     def size(self) -> int:
         """How many docnums there are (deleted papers included)."""
-        return self._count
+        return self._size
 
     def byte_map(self, fieldname: str, text: str) -> int:
         """The term's papers as a byte map (`members`); made for long lists, kept."""
-        size = self._count
+        size = self._size
         return self._cache.beside(fieldname, text, "byte map",
                                   lambda p: (byte_map(p[0], size), size // 8))
 
@@ -262,7 +290,7 @@ class Scorer:
             return sum(self.cost(c) for c in q.subqueries)
         if isinstance(q, (wq.AndNot, wq.AndMaybe)):
             return self.cost(q.a)
-        return self._count
+        return self._size
 
     def evaluate(self, q: wq.Query, candidates: set[int] | None = None) -> Scores:
         """Matching docnums with their scores, among `candidates` when given."""
@@ -284,7 +312,7 @@ class Scorer:
                 scores[docnum] += score
             return scores
         if isinstance(q, wq.Not):
-            pool = range(self._count) if candidates is None else candidates
+            pool = self.live() if candidates is None else candidates
             excluded = self.evaluate(q.query, None if candidates is None else set(pool))
             return {d: 0.0 for d in pool if d not in excluded}
         if q is wq.NullQuery:
@@ -295,7 +323,7 @@ class Scorer:
         positive = sorted((c for c in children if not isinstance(c, wq.Not)), key=self.cost)
         negative = [c.query for c in children if isinstance(c, wq.Not)]
         if not positive:
-            pool = range(self._count) if candidates is None else candidates
+            pool = self.live() if candidates is None else candidates
             scores: Scores = {d: 0.0 for d in pool}
         else:
             # Most selective first; every later part is only scored on the survivors.

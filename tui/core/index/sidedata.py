@@ -1,8 +1,10 @@
 """What the side files are made from, kept per segment so that a build can reuse it.
 
 Every segment the builder writes gets a record of what its papers give the side files
-(see `sidefiles`): the unstemmed words, each scored field's length per paper, each
-`text` term's document frequency, and each paper's name-sort key. It is saved beside
+(see `sidefiles`): each scored field's length per paper and each paper's name-sort
+key, and, for each list (or part of one) apart, its unstemmed words and each `text`
+term's document frequency, so that a list removed from a reused segment (see `reuse`)
+takes its words out of the vocabulary and the prefix table. It is saved beside
 the segment (`<segment id>.sides`, a name Whoosh keeps and deletes with the segment),
 so a later build that reuses the segment merges these records instead of analysing its
 papers again: the side files of an index are a function of its segments' records, in
@@ -21,7 +23,7 @@ from whoosh.filedb.filestore import Storage
 from tui.core.index.norms import norms_for
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.sidefiles import (
-    NAME_ORDER_FILE, NORMS_FILE, PREFIX_FANOUT, PREFIX_FILE, PREFIX_SCAN, SHORT_PREFIX,
+    LIST_ORDER_FILE, NAME_ORDER_FILE, NORMS_FILE, PREFIX_FANOUT, PREFIX_FILE, PREFIX_SCAN, SHORT_PREFIX,
     WORDS_FILE,
 )
 
@@ -34,32 +36,47 @@ def _empty_lengths() -> dict[str, array]:
 
 
 @dataclass
+class PartData:
+    """What one list (or part of one) of a segment gives the side files beyond its
+    papers' lengths and names: kept apart, so that a list removed from a reused
+    segment takes its words out of the vocabulary and the prefix table."""
+
+    papers: int = 0
+    vocab: set[str] = field(default_factory=set)
+    text_df: Counter[str] = field(default_factory=Counter)
+    """Document frequency of each `text` term among the part's papers."""
+
+
+@dataclass
 class SegmentData:
     """What one segment's papers (or several segments', merged) give the side files."""
 
-    vocab: set[str] = field(default_factory=set)
     lengths: dict[str, array] = field(default_factory=_empty_lengths)
     """Each scored field's length per paper, in docnum order."""
-    text_df: Counter[str] = field(default_factory=Counter)
-    """Document frequency of each `text` term, for the prefix table."""
     name_keys: list[str] = field(default_factory=list)
     """Each paper's name-sort key, in docnum order."""
+    parts: list[PartData] = field(default_factory=list)
+    """Each list's (or part's) words, in docnum order; merged, only the live ones."""
 
-    def merge(self, other: SegmentData) -> None:
-        """Add `other`'s papers after this one's."""
+    def merge(self, other: SegmentData, dead: bytearray | None = None) -> None:
+        """Add `other`'s papers after this one's, leaving out the words of its parts
+        whose papers are marked in `dead` (by docnum in the merged numbering)."""
+        base = len(self.name_keys)
         self.name_keys += other.name_keys
-        self.vocab |= other.vocab
         for name, column in other.lengths.items():
             self.lengths[name].extend(column)
-        self.text_df.update(other.text_df)
+        for part in other.parts:
+            if not (dead and part.papers and dead[base]):
+                self.parts.append(part)
+            base += part.papers
 
     def to_bytes(self) -> bytes:
         """The record as saved beside its segment."""
         return json.dumps({
-            "vocab": sorted(self.vocab),
             "lengths": {name: column.tolist() for name, column in self.lengths.items()},
-            "text_df": self.text_df,
             "name_keys": self.name_keys,
+            "parts": [{"papers": p.papers, "vocab": sorted(p.vocab), "text_df": p.text_df}
+                      for p in self.parts],
         }, ensure_ascii=False).encode("utf-8")
 
     @classmethod
@@ -67,19 +84,32 @@ class SegmentData:
         """A record saved by `to_bytes`; raises on anything else."""
         loaded = json.loads(data.decode("utf-8"))
         lengths = {name: array("I", loaded["lengths"][name]) for name in SCORED_FIELDS}
-        return cls(set(loaded["vocab"]), lengths, Counter(loaded["text_df"]),
-                   list(loaded["name_keys"]))
+        parts = [PartData(int(p["papers"]), set(p["vocab"]), Counter(p["text_df"]))
+                 for p in loaded["parts"]]
+        return cls(lengths, list(loaded["name_keys"]), parts)
 
 
-def write_side_files(storage: Storage, data: SegmentData) -> None:
-    """Write every side file of an index whose papers, in docnum order, gave `data`."""
-    _write_json(storage, PREFIX_FILE, prefix_table(data.text_df))
-    _write_json(storage, WORDS_FILE, sorted(w for w in data.vocab if w.isalpha()))
+def write_side_files(storage: Storage, data: SegmentData, order: array,
+                     dead: bytearray | None = None) -> None:
+    """Write every side file of an index whose papers, in docnum order, gave `data`
+    (merged without the removed lists' words); `order` is the live docnums in list
+    order and `dead` marks the deleted ones."""
+    text_df: Counter[str] = Counter()
+    vocab: set[str] = set()
+    for part in data.parts:
+        text_df.update(part.text_df)
+        vocab |= part.vocab
+    _write_json(storage, PREFIX_FILE, prefix_table(text_df))
+    _write_json(storage, WORDS_FILE, sorted(w for w in vocab if w.isalpha()))
     for name, column in data.lengths.items():
-        _write_bytes(storage, NORMS_FILE.format(name), norms_for(column).tobytes())
+        _write_bytes(storage, NORMS_FILE.format(name), norms_for(column, dead).tobytes())
     keys = data.name_keys
-    order = array("I", sorted(range(len(keys)), key=lambda d: (keys[d], d)))
-    _write_bytes(storage, NAME_ORDER_FILE, order.tobytes())
+    rank = array("I", bytes(4 * len(keys)))
+    for position, docnum in enumerate(order):
+        rank[docnum] = position
+    by_name = array("I", sorted(order, key=lambda d: (keys[d], rank[d])))
+    _write_bytes(storage, NAME_ORDER_FILE, by_name.tobytes())
+    _write_bytes(storage, LIST_ORDER_FILE, order.tobytes())
 
 
 def prefix_table(text_df: Counter[str]) -> dict[str, list[str]]:

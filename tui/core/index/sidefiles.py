@@ -15,6 +15,9 @@ PREFIX_FILE = "prefixes.json"
 WORDS_FILE = "words.json"
 NORMS_FILE = "norms-{}.bin"
 NAME_ORDER_FILE = "order-name.bin"
+LIST_ORDER_FILE = "order-list.bin"
+"""The live docnums in list order: docnums follow it unless lists were changed or
+removed in a reused segment (see `reuse`)."""
 SHORT_PREFIX = 3
 """Every prefix up to this length has a row in the prefix table."""
 PREFIX_SCAN = 256
@@ -27,7 +30,7 @@ PREFIX_FANOUT = 8
 
 def side_files(fieldnames: tuple[str, ...]) -> tuple[str, ...]:
     """The names of every side file of an index whose scored fields are `fieldnames`."""
-    return (PREFIX_FILE, WORDS_FILE, NAME_ORDER_FILE,
+    return (PREFIX_FILE, WORDS_FILE, NAME_ORDER_FILE, LIST_ORDER_FILE,
             *(NORMS_FILE.format(f) for f in fieldnames))
 
 
@@ -42,7 +45,7 @@ def name_key(name: str, title: str) -> str:
 
 
 def parse_order(data: bytes) -> array:
-    """The name order file's content: docnums in name order."""
+    """An order file's content: docnums in name (or list) order."""
     column = array("I")
     column.frombytes(data)
     return column

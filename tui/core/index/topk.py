@@ -38,7 +38,7 @@ docnums, as sets or as byte maps (`members`).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from whoosh import query as wq
@@ -64,9 +64,10 @@ _SMALL = 64
 lists the order is by bound."""
 
 Ranked = list[tuple[int, float]]
-def ranked(scores: Scores, k: int | None) -> Ranked:
-    """The best `k` (all when None) (docnum, score) pairs: score descending, then
-    docnum ascending, so that equal scores always come in the same order."""
+def ranked(scores: Scores, k: int | None, rank: Sequence[int] | None = None) -> Ranked:
+    """The best `k` (all when None) (docnum, score) pairs: score descending, then in
+    list order (docnum order, or each docnum's `rank` when given), so that equal scores
+    always come in the same order."""
     if k is not None and k <= 0:
         return []
     docnums: Iterable[int] = scores
@@ -76,7 +77,7 @@ def ranked(scores: Scores, k: int | None) -> Ranked:
         kth = heapq.nlargest(k, scores.values())[-1]
         docnums = [d for d, s in scores.items() if s >= kth]
     # By docnum, then (a stable sort, reversed stably) by score: no Python key.
-    order = sorted(docnums)
+    order = sorted(docnums) if rank is None else sorted(docnums, key=rank.__getitem__)
     order.sort(key=scores.__getitem__, reverse=True)
     return [(d, scores[d]) for d in (order if k is None else order[:k])]
 
@@ -119,7 +120,7 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
     count = selected.count if isinstance(selected, Selection) else len(selected)
     if count <= FEW * k:  # nothing worth pruning: score them all
         found = selected.docnums if isinstance(selected, Selection) else selected
-        return ranked(scorer.evaluate(q, found), k), count
+        return ranked(scorer.evaluate(q, found), k, scorer.tie_rank), count
     conjunction = len(plan.groups) > 1 or bool(plan.excluded)
     leaves = []
     for group in plan.groups:
@@ -144,7 +145,7 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
                             tier.below)
 
     survivors = _survivors(score, leaves, k, selected if conjunction else None)
-    return ranked(scorer.evaluate(q, survivors), k), count
+    return ranked(scorer.evaluate(q, survivors), k, scorer.tie_rank), count
 
 
 def _bound(scorer: Scorer, term: wq.Term) -> float:

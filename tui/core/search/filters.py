@@ -60,7 +60,7 @@ def allowed(library: Library, state: StateStore | None, names: list[str],
     """The papers the filters allow (None: no restriction)."""
     if not names:
         return None
-    result = Restriction()
+    result = Restriction()  # every live paper (deleted documents are in no order)
     for name in dict.fromkeys(names):
         if state is None:
             chosen = Restriction(frozenset())

@@ -33,9 +33,8 @@ Ranked = list[tuple[int, float]]
 def order_of(library: Library, sort: str, rank: bool = False) -> Sequence[int]:
     """Every docnum in the order of `sort` ("list", "name" or "year"); with `rank`,
     each docnum's position in that order instead."""
-    if sort in ("name", "year"):
-        return getattr(library, f"{sort}_{'rank' if rank else 'order'}")
-    return range(len(library))
+    return getattr(library, f"{sort if sort in ('name', 'year') else 'list'}_"
+                            f"{'rank' if rank else 'order'}")
 
 
 class Skipping(Sequence[int]):
@@ -89,14 +88,16 @@ class Skipping(Sequence[int]):
 def listing(library: Library, sort: str, restriction: Restriction,
             ) -> tuple[Sequence[int], bool]:
     """Every paper `restriction` allows in the order of `sort`, and whether that is
-    list order (docnums ascending)."""
-    count = len(library)
+    docnums ascending (list order, where no list was changed or removed since the
+    index was first built: see `orders`)."""
+    count = library.size  # docnums, deleted ones included; the filters give live ones
+    ascending = isinstance(library.list_order, range)
     if restriction.only is not None:
         kept = [d for d in restriction.only if 0 <= d < count]
         if sort in ("name", "year"):
             return sorted(kept, key=order_of(library, sort, rank=True).__getitem__), False
-        return sorted(kept), True
-    in_list_order = sort not in ("name", "year")
+        return library.in_list_order(kept), ascending
+    in_list_order = ascending and sort not in ("name", "year")
     if not restriction.excluded:
         return order_of(library, sort), in_list_order
     rank = order_of(library, sort, rank=True)
@@ -130,7 +131,7 @@ def first_in_order(library: Library, q: wq.Query, sort: str, limit: int | None,
         if restriction is not None:
             papers = {d for d in papers if restriction.allows(d)}
         total = len(papers)
-        ordered = sorted(papers) if sort not in ("name", "year") else \
+        ordered = library.in_list_order(list(papers)) if sort not in ("name", "year") else \
             sorted(papers, key=order_of(library, sort, rank=True).__getitem__)
         chosen = ordered[:limit]
     scores = library.evaluate(q, set(chosen))

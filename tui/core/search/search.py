@@ -200,12 +200,13 @@ def _run(library: Library, q: wq.Query, limit: int | None,
         scores = library.evaluate(q)
     if within is not None:
         scores = {d: s for d, s in scores.items() if within.allows(d)}
-    return ranked(scores, limit), len(scores)
+    return ranked(scores, limit, library.tie_rank), len(scores)
 
 
 def _sorted(library: Library, hits: list[Hit], sort: str) -> list[Hit]:
     if sort == "list":
-        return sorted(hits, key=lambda h: h.docnum)
+        rank = library.list_rank
+        return sorted(hits, key=lambda h: rank[h.docnum])
     if sort in ("name", "year"):
         rank = library.name_rank if sort == "name" else library.year_rank
         return sorted(hits, key=lambda h: rank[h.docnum])
