@@ -29,6 +29,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,6 +38,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.rss import peak_rss_mb  # noqa: E402
+from tui.core.state import DATA_DIR_ENV  # noqa: E402
 
 QUERIES = ["transformer", "graph neural network", "reinforcement learning",
            "bayesian optimization", "diffusion model", "sparse coding"]
@@ -244,9 +246,13 @@ def child_memory(seeds: list[str], index_dir: str) -> None:
 
 
 def run_child(mode: str, *args: str, env: dict[str, str] | None = None) -> str:
-    """Run this file as a child process in `mode`; what it printed."""
-    done = subprocess.run([sys.executable, __file__, mode, *args], check=True,
-                          capture_output=True, text=True, cwd=ROOT, env=env)
+    """Run this file as a child process in `mode`, with a data folder of its own: the
+    reader it opens saves its session and reading state there, never in the user's.
+    What the child printed."""
+    with tempfile.TemporaryDirectory(prefix="paperscope-probe-") as data_dir:
+        env = {**(os.environ if env is None else env), DATA_DIR_ENV: data_dir}
+        done = subprocess.run([sys.executable, __file__, mode, *args], check=True,
+                              capture_output=True, text=True, cwd=ROOT, env=env)
     return done.stdout
 
 
