@@ -142,18 +142,21 @@ def _write_segment(writer, files: list[Part], spill_dir: str | None,
     data = SegmentData()
     starts: list[int] = []
     postings = Postings(spill_dir=spill_dir)
+    word_ids: dict[str, int] = {}
     try:
         for path in files:
             summary: dict[str, object] = {}
             part = PartData()
+            vocab: set[str] = set()
             starts.append(writer.docnum)
-            for doc in _documents(path, summary, part.vocab):
+            for doc in _documents(path, summary, vocab):
                 _add_prepared(writer, doc, postings)
                 data.name_keys.append(name_key(str(doc["_stored_name"]),
                                                str(doc["_stored_title"])))
                 for name, column in data.lengths.items():
                     column.append(len(doc[name]))
             part.papers = writer.docnum - starts[-1]
+            part.words.extend(word_ids.setdefault(w, len(word_ids)) for w in vocab)
             data.parts.append(part)
             lists.append(summary)
             if progress:
@@ -161,8 +164,9 @@ def _write_segment(writer, files: list[Part], spill_dir: str | None,
         # Whoosh's own flush then finds its posting pool empty and only closes the files.
         counts = postings.write(writer.fieldwriter, writer.schema, data.lengths,
                                 starts=starts or [0])
-        for part, text_df in zip(data.parts, counts):
-            part.text_df = text_df
+        data.words, data.terms = list(word_ids), counts.terms
+        for part, (terms, frequencies) in zip(data.parts, counts.runs):
+            part.terms, part.counts = terms, frequencies
     finally:
         postings.discard()
     return data, lists
@@ -176,6 +180,7 @@ def _new_segment(ix, files: list[Part], limitmb: int, spill_dir: str | None,
     try:
         data, lists = _write_segment(writer, files, spill_dir, progress)
         segment = finish_segment(writer)
+        sidedata.save(ix.storage, segment.segment_id(), data)
     except BaseException:
         writer.cancel()
         raise
@@ -306,12 +311,10 @@ def build_into(storage: Storage, files: list[Path],
 def _blocks(storage: Storage, pieces: list[Piece], runs: list[_Run], written: list,
             keys: list[FileKey] | None, files: list[Path]) -> list[Block]:
     """The index's blocks in docnum order: the reused ones, with their lists' paths as
-    given now, and the new segments grouped where a list spans two; saves each new
-    segment's side data beside it."""
+    given now, and the new segments grouped where a list spans two."""
     blocks: list[Block] = []
     last_piece, last_file = -1, -1
-    for run, (segment, data, lists) in zip(runs, written):
-        sidedata.save(storage, segment.segment_id(), data)
+    for run, (segment, _, lists) in zip(runs, written):
         for number in range(last_piece + 1, run.piece):
             if pieces[number].block is not None:
                 blocks.append(_reused(pieces[number], files))
