@@ -50,8 +50,9 @@ class Orders:
         papers by position)."""
         if self.size == len(self):
             order = self._side_file(parse_order, LIST_ORDER_FILE)
+            # Compared in C: this is read on the way to the reader's first screen.
             if order is None or len(order) != len(self) or \
-                    all(d == i for i, d in enumerate(order)):  # type: ignore[arg-type]
+                    order == array("I", range(len(self))):  # type: ignore[comparison-overlap]
                 return range(len(self))
             return order  # type: ignore[return-value]
         order = self._side_file(parse_order, LIST_ORDER_FILE)

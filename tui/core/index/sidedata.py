@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from whoosh.filedb.filestore import Storage
 
 from tui.core.index.norms import norms_for
+from tui.core.index.orders import rank_in
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.sidefiles import (
     LIST_ORDER_FILE, NAME_ORDER_FILE, NORMS_FILE, PREFIX_FANOUT, PREFIX_FILE, PREFIX_SCAN, SHORT_PREFIX,
@@ -136,9 +137,7 @@ def write_side_files(storage: Storage, data: SegmentData, order: array,
     for name, column in data.lengths.items():
         _write_bytes(storage, NORMS_FILE.format(name), norms_for(column, dead).tobytes())
     keys = data.name_keys
-    rank = array("I", bytes(4 * len(keys)))
-    for position, docnum in enumerate(order):
-        rank[docnum] = position
+    rank = rank_in(order, len(keys))
     by_name = array("I", sorted(order, key=lambda d: (keys[d], rank[d])))
     _write_bytes(storage, NAME_ORDER_FILE, by_name.tobytes())
     _write_bytes(storage, LIST_ORDER_FILE, order.tobytes())
