@@ -179,11 +179,12 @@ def test_lists_split_fine_rank_as_the_exhaustive_scorer(corpus_library, monkeypa
         assert any(len(library.scorer.tiers("text", t)) > 1 for t in words)
         norm = library.scorer.norms["text"]
         for word in words:  # each part's bound holds for each of its postings
-            for part in library.scorer.tiers("text", word):
-                impact = tiers.ratios(part.ids, part.tfs, norm)
-                held = [r for r in impact if part.below is None or r < part.below]
-                assert len(held) == (part.size if part.size >= 0 else len(part.ids))
-                assert max(held) <= part.ratio
+            parts = library.scorer.tiers("text", word)
+            ids, tfs = library.scorer.postings("text", word)
+            held = {d: r for p in parts for d, r in zip(p.ids, p.impacts)}
+            assert sum(len(p.ids) for p in parts) == len(held) == len(ids)
+            assert held == dict(zip(ids, tiers.ratios(ids, tfs, norm)))
+            assert all(max(p.impacts) <= p.ratio for p in parts)
         _check_random(library, "topk-split", 200)
     finally:
         library.close()
@@ -198,10 +199,32 @@ def test_a_split_list_s_parts_hold_each_posting_once(corpus_library) -> None:
     assert len(parts) == 2
     whole = scorer.term("text", common, 1.0)
     scale = scorer.scale("text", common, 1.0)
-    scored = [scorer.score("text", p.ids, p.tfs, scale, None, p.below) for p in parts]
+    scored = [p.scores(scale) for p in parts]
     assert not scored[0].keys() & scored[1].keys()
-    assert {**scored[0], **scored[1]} == whole
+    both = {**scored[0], **scored[1]}
+    assert both.keys() == whole.keys()
+    # A product of the ratio, not a ratio of the product: equal but for the last bits.
+    assert all(abs(both[d] - s) <= 1e-12 * s for d, s in whole.items())
     assert max(scored[1].values()) <= parts[1].ratio * scale < max(scored[0].values())
+
+
+def test_a_part_scores_the_candidates_it_holds(corpus_library) -> None:
+    """Every way a part is scored for candidates (a set or a byte map, each looked up
+    or filtered) gives its full scores' entries for those candidates."""
+    scorer = corpus_library.scorer
+    reader = corpus_library.searcher.reader()
+    common = max(_vocabulary(corpus_library)["text"],
+                 key=lambda t: reader.doc_frequency("text", t))
+    rng = random.Random(7)
+    for part in tiers.tiers(*scorer.postings("text", common), scorer.norms["text"]):
+        full = part.scores(2.5)
+        for count in (0, 1, 5, len(part.ids) // 20, len(part.ids)):
+            chosen = set(rng.sample(range(scorer.size), min(count, scorer.size)))
+            chosen |= set(rng.sample(list(part.ids), min(count, len(part.ids))))
+            expected = {d: s for d, s in full.items() if d in chosen}
+            assert part.scores(2.5, chosen) == expected
+            assert part.scores(2.5, Selection.of(byte_map(chosen, scorer.size),
+                                                 scorer.size)) == expected
 
 
 def test_byte_maps_hold_their_papers() -> None:
@@ -282,12 +305,11 @@ def _stub(lists: dict[str, dict[int, float]]):
     leaves = {}
     for text, found in lists.items():
         ids = array("i", sorted(found))
-        tier = Tier(ids, array("f", [found[d] for d in ids]), max(found.values()))
+        tier = Tier(ids, array("d", [found[d] for d in ids]), max(found.values()))
         leaves[text] = _Leaf(text, tier, 1.0, tier.ratio)
 
     def score(leaf: _Leaf, candidates: set[int] | None) -> dict[int, float]:
-        return {d: float(s) for d, s in zip(leaf.tier.ids, leaf.tier.tfs)
-                if candidates is None or d in candidates}
+        return leaf.tier.scores(1.0, candidates)
 
     return list(leaves.values()), score
 

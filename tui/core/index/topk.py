@@ -40,6 +40,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from whoosh import query as wq
 
@@ -101,9 +102,7 @@ class _Leaf:
     @property
     def size(self) -> int:
         """How many postings the part has (papers, for a conjunction)."""
-        if self.tier is None:
-            return self.matches
-        return len(self.tier.ids) if self.tier.size < 0 else self.tier.size
+        return self.matches if self.tier is None else len(self.tier.ids)
 
 
 def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
@@ -141,8 +140,7 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
                 return scorer.evaluate(leaf.unit, candidates)
             marks = candidates.marks
             return {d: v for d, v in scorer.evaluate(leaf.unit).items() if marks[d]}
-        return scorer.score(leaf.fieldname, tier.ids, tier.tfs, leaf.scale, candidates,
-                            tier.below)
+        return tier.scores(leaf.scale, candidates)
 
     survivors = _survivors(score, leaves, k, selected if conjunction else None)
     return ranked(scorer.evaluate(q, survivors), k, scorer.tie_rank), count
@@ -169,54 +167,68 @@ def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
     rest = _suffix_sums(leaves)
     grow, shrink = 1.0 + MARGIN, 1.0 - MARGIN
     partial: dict[int, float] = {}
-    get = partial.get
-    theta, done, i = 0.0, 0.0, 0
-    fresh = 0
-    """Postings added since θ was last taken."""
+    best: set[int] = set()
+    """The papers whose partial scores are the k best (with any tied with the k-th)."""
+    theta, i = 0.0, 0
     # Every part scored in full while the parts left could still bring in a new paper.
-    while i < len(leaves):
-        leaf = leaves[i]
-        # θ can pass what is left only once the bounds scored do (no partial exceeds
-        # them); and it is taken again only when what came in since, or the part about
-        # to be scored, is worth a pass over the partial scores.
-        if fresh and len(partial) >= k and rest[i] * grow < done \
-                and (fresh + leaf.size) * 4 >= len(partial):
-            theta, fresh = heapq.nlargest(k, partial.values())[-1], 0
-        if theta > 0 and rest[i] * grow < theta * shrink:
-            break
-        scored = score(leaf, within)
-        for docnum, value in scored.items():
-            partial[docnum] = get(docnum, 0.0) + value
-        fresh += len(scored)
-        done += leaf.bound
+    while i < len(leaves) and not (theta > 0 and rest[i] * grow < theta * shrink):
+        scored = score(leaves[i], within)
+        _add(partial, scored)
+        # Partial scores only grow, so the k best are among the k best before and
+        # the papers just scored: θ, the k-th best, is found among those alone.
+        theta, best = _kth(partial, best | scored.keys(), k)
         i += 1
-    if fresh and len(partial) >= k:
-        theta = heapq.nlargest(k, partial.values())[-1]
     # The rest only for the papers seen, those that can still reach θ: the highest
     # bounds first, so that what is left, and the papers that can still reach θ,
     # shrink fastest.
     leaves[i:] = sorted(leaves[i:], key=lambda f: -f.bound)
     rest[i:] = _suffix_sums(leaves[i:])
-    alive = set(partial)
     value_of = partial.__getitem__
+    alive = _reaching(partial.keys(), value_of, theta, rest[i])
     while i < len(leaves) and alive:
-        alive = _reaching(alive, value_of, theta, rest[i])
-        for docnum, value in score(leaves[i], alive).items():
-            partial[docnum] += value
+        scored = score(leaves[i], alive)
+        _add(partial, scored)
+        theta, best = _kth(partial, best | scored.keys(), k)
         i += 1
-        if len(alive) >= k:
-            theta = max(theta, heapq.nlargest(k, map(value_of, alive))[-1])
-    return _reaching(alive, value_of, theta, 0.0)
+        alive = _reaching(alive, value_of, theta, rest[i])
+    return alive
 
 
-def _reaching(docs: set[int], value_of: Callable[[int], float], theta: float,
+def _add(partial: dict[int, float], scored: Scores) -> None:
+    """Add `scored` into `partial`: the papers new to it at C speed, the others one by
+    one."""
+    common = partial.keys() & scored.keys()
+    if len(common) * 2 > len(scored):
+        get = partial.get
+        for docnum, value in scored.items():
+            partial[docnum] = get(docnum, 0.0) + value
+        return
+    before = [partial[d] for d in common]
+    partial.update(scored)
+    for docnum, value in zip(common, before):
+        partial[docnum] += value
+
+
+def _kth(partial: dict[int, float], pool: Iterable[int], k: int) -> tuple[float, set[int]]:
+    """The k-th best partial score among the papers of `pool` (0 when fewer than k),
+    and those of them at or above it."""
+    docnums = list(pool)
+    values = list(map(partial.__getitem__, docnums))
+    if len(values) < k:
+        return 0.0, set(docnums)
+    kth = heapq.nlargest(k, values)[-1]
+    return kth, set(compress(docnums, map(kth.__le__, values)))
+
+
+def _reaching(docs: Iterable[int], value_of: Callable[[int], float], theta: float,
               rest: float) -> set[int]:
     """The papers of `docs` whose partial score plus `rest` may reach `theta` (with the
     margin on the safe side)."""
     need = theta * (1.0 - MARGIN) / (1.0 + MARGIN) - rest * (1.0 + MARGIN)
     if need <= 0:
-        return docs
-    return {d for d in docs if value_of(d) >= need}
+        return docs if isinstance(docs, set) else set(docs)
+    docnums = list(docs)
+    return set(compress(docnums, map(need.__le__, map(value_of, docnums))))
 
 
 def _suffix_sums(leaves: list[_Leaf]) -> list[float]:
