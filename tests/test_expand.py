@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tui.core.index import sidedata
+from tui.core.index import sidedata, termtable
 from tui.core.index.analysis import stem
 from tui.core.index.library import open_library
-from tui.core.index.sidefiles import PREFIX_FANOUT, SHORT_PREFIX
+from tui.core.index.sidefiles import PREFIX_FANOUT, SHORT_PREFIX, TERMS_FILE
+from tui.core.index.termtable import TermTable
 from tui.core.search import expand
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -51,3 +52,46 @@ def test_expansions_are_the_most_frequent_terms_listed_or_not(
             best = sorted((t for t in df if t.startswith(prefix)),
                           key=lambda t: (-df[t], t))[:PREFIX_FANOUT]
             assert expand.expansions(lib, prefix) == list(dict.fromkeys([stem(prefix), *best]))
+
+
+def test_the_term_table_is_the_index_s_text_terms_with_their_counts(tmp_path: Path) -> None:
+    with open_library([SEEDS], str(tmp_path / "ix"), rebuild=True) as lib:
+        reader = lib.searcher.reader()
+        lexicon = [(t.decode(), reader.doc_frequency("text", t)) for t in reader.lexicon("text")]
+        assert lib.text_terms is not None and len(lexicon) > 500
+        assert lib.text_terms.starting("", len(lexicon) + 1) == lexicon
+        for prefix in sorted({t[:n] for t, _ in lexicon for n in (1, 3, 5)}):
+            held = [(t, df) for t, df in lexicon if t.startswith(prefix)]
+            for scan in (1, 4, 10**6):
+                assert lib.terms_starting("text", prefix, scan) == held[:scan]
+
+
+def test_a_term_table_reads_back_what_was_written() -> None:
+    counts = {"zeta": 2, "alpha": 5, "été": 1, "nul": 0, "a\u00e9": 3}
+    table = TermTable.parse(termtable.encode(counts))
+    assert table.starting("", 99) == [("alpha", 5), ("a\u00e9", 3), ("zeta", 2), ("été", 1)]
+    assert table.starting("a", 1) == [("alpha", 5)]
+    assert table.starting("b", 9) == []
+    assert TermTable.parse(termtable.encode({})).starting("", 9) == []
+    with pytest.raises(ValueError):
+        TermTable.parse(termtable.encode(counts)[:-3] + b"\xff")
+    with pytest.raises(ValueError):
+        TermTable.parse(termtable.encode(counts)[:9])
+
+
+def test_an_unreadable_term_table_falls_back_to_the_index(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table that cannot be read (the index's files otherwise whole) leaves the
+    expansions as they were, read from the index, with a notice."""
+    prefixes = ("trans", "netw", "optim", "learn", "zebr")
+    with open_library([SEEDS], str(tmp_path / "ix"), rebuild=True) as lib:
+        expected = [expand.expansions(lib, p) for p in prefixes]
+
+    def unreadable(data: bytes) -> TermTable:
+        raise ValueError("damaged")
+
+    monkeypatch.setattr(TermTable, "parse", staticmethod(unreadable))
+    with open_library([SEEDS], str(tmp_path / "ix")) as lib:
+        assert [expand.expansions(lib, p) for p in prefixes] == expected
+        assert lib.text_terms is None
+        assert [n for n in lib.notices if TERMS_FILE in n and "\n" not in n]

@@ -69,6 +69,7 @@ def _answers(library: Library) -> dict[str, object]:
         "papers": [(p.id, p.file, p.position, p.name, p.title) for p in library.papers()],
         "lists": [{k: v for k, v in s.items() if k != "path"} for s in library.lists],
         "prefixes": library.prefix_table,
+        "terms": library.text_terms.starting("", 10**9),
         "vocabulary": library.vocabulary,
         "norms": {name: list(column) for name, column in scorer.norms.items()},
         "name order": list(library.name_order),

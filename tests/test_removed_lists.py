@@ -39,6 +39,7 @@ def _answers(library: Library, state: StateStore) -> dict[str, object]:
         "count": len(library),
         "lists": [{k: v for k, v in s.items() if k != "path"} for s in library.lists],
         "prefixes": library.prefix_table,
+        "terms": library.text_terms.starting("", 10**9),
         "vocabulary": library.vocabulary,
         "norms": {name: [column[d] for d in order]
                   for name, column in library.scorer.norms.items()},

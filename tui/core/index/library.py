@@ -29,10 +29,9 @@ from tui.core.index.scorer import Norms, PostingCache, Scorer
 from tui.core.index.plans import match_all
 from tui.core.index.recent import RecentTops
 from tui.core.index.topk import top
+from tui.core.index.aids import AIDS, TypingAids
 from tui.core.index.orders import ORDERS, Orders
-from tui.core.index.sidefiles import (
-    NORMS_FILE, PREFIX_FILE, WORDS_FILE, parse_json, parse_norms, side_files,
-)
+from tui.core.index.sidefiles import NORMS_FILE, parse_norms, side_files
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper, from_extras
 from tui.core.whoosh_compat import wildcard_terms
@@ -45,7 +44,7 @@ PAPER_CACHE = 8192
 """Papers kept once read (a paper is about 1.7 KB); beyond, the longest-kept are
 forgotten. Reading one again costs about a tenth of a millisecond, while keeping every
 paper a long session reaches would hold the whole corpus: 35 MB at 21k papers."""
-_LAZY = ("prefix_table", "vocabulary", "scorer", *ORDERS)
+_LAZY = ("scorer", *AIDS, *ORDERS)
 """Cached properties that hold what was read from the index."""
 
 
@@ -59,7 +58,7 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     return None
 
 
-class Library(Orders):
+class Library(TypingAids, Orders):
     """Paper lists with their index: papers by docnum, by id, and a shared searcher.
 
     Whoosh opens some files only on first use, and the side files are read on first
@@ -266,7 +265,10 @@ class Library(Orders):
     def terms_starting(self, fieldname: str, prefix: str, scan: int) -> list[tuple[str, int]]:
         """The first `scan` index terms of `fieldname` (in term order) that start with
         `prefix`, each with the number of papers that hold it; terms only deleted
-        documents hold are left out."""
+        documents hold are left out. The text's are in a table (`termtable`)."""
+        table = self.text_terms if fieldname == "text" else None
+        if table is not None:
+            return table.starting(prefix, scan)
         with self._lock:
             found = islice(self.searcher.reader().iter_prefix(fieldname, prefix), scan)
             return self._held(fieldname, [(_text(t), info.doc_frequency()) for t, info in found])
@@ -317,19 +319,6 @@ class Library(Orders):
             for paper_id in ids:
                 out.update(Term("id", paper_id).docs(self.searcher))
         return out
-
-    @cached_property
-    def prefix_table(self) -> dict[str, list[str]]:
-        """Prefix → its most frequent indexed terms (built with the index; see
-        `sidefiles.PREFIX_SCAN` for which prefixes have a row)."""
-        table = self._side_file(parse_json, PREFIX_FILE)
-        return table if isinstance(table, dict) else {}
-
-    @cached_property
-    def vocabulary(self) -> frozenset[str]:
-        """The unstemmed words of the abstracts, for spelling suggestions."""
-        words = self._side_file(parse_json, WORDS_FILE)
-        return frozenset(words) if isinstance(words, list) else frozenset()
 
     def _side_file(self, parse: Callable[[bytes], object], name: str) -> object:
         """Read a side file from the handle opened with the index.

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 
 from whoosh.filedb.filestore import Storage
 
+from tui.core.index import termtable
 from tui.core.index.norms import norms_for
 from tui.core.index.orders import rank_in
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.sidefiles import (
     LIST_ORDER_FILE, NAME_ORDER_FILE, NORMS_FILE, PREFIX_FANOUT, PREFIX_FILE, PREFIX_SCAN, SHORT_PREFIX,
-    WORDS_FILE,
+    TERMS_FILE, WORDS_FILE,
 )
 
 SIDES_EXT = ".sides"
@@ -133,6 +134,7 @@ def write_side_files(storage: Storage, data: SegmentData, order: array,
     (merged without the removed lists' words); `order` is the live docnums in list
     order and `dead` marks the deleted ones."""
     _write_json(storage, PREFIX_FILE, prefix_table(data.text_df))
+    _write_bytes(storage, TERMS_FILE, termtable.encode(data.text_df))
     _write_json(storage, WORDS_FILE, sorted(w for w in data.vocab if w.isalpha()))
     for name, column in data.lengths.items():
         _write_bytes(storage, NORMS_FILE.format(name), norms_for(column, dead).tobytes())

@@ -1,7 +1,7 @@
 """Small files the builder writes next to the Whoosh index, and how to read them back.
 
-They hold what makes typing fast and ranking cheap to start: the prefix table, the
-vocabulary for spelling suggestions, each field's BM25 length norms (computed once,
+They hold what makes typing fast and ranking cheap to start: the prefix table and the
+text's terms with their counts, the vocabulary for spelling suggestions, each field's BM25 length norms (computed once,
 when the index is built, so that the first search reads them instead of computing one
 per paper), and the papers' order by name.
 """
@@ -13,6 +13,8 @@ from array import array
 
 PREFIX_FILE = "prefixes.json"
 WORDS_FILE = "words.json"
+TERMS_FILE = "terms-text.bin"
+"""Every `text` term with its count (see `termtable`)."""
 NORMS_FILE = "norms-{}.bin"
 NAME_ORDER_FILE = "order-name.bin"
 LIST_ORDER_FILE = "order-list.bin"
@@ -30,7 +32,7 @@ PREFIX_FANOUT = 8
 
 def side_files(fieldnames: tuple[str, ...]) -> tuple[str, ...]:
     """The names of every side file of an index whose scored fields are `fieldnames`."""
-    return (PREFIX_FILE, WORDS_FILE, NAME_ORDER_FILE, LIST_ORDER_FILE,
+    return (PREFIX_FILE, WORDS_FILE, TERMS_FILE, NAME_ORDER_FILE, LIST_ORDER_FILE,
             *(NORMS_FILE.format(f) for f in fieldnames))
 
 
