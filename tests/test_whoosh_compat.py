@@ -37,6 +37,16 @@ def test_posting_blocks_read_what_the_public_api_reads() -> None:
     assert [(d, w) for ids, weights in blocks for d, w in zip(ids, weights)] == expected
 
 
+def test_posting_blocks_add_the_segment_s_base() -> None:
+    ix = _index(RamStorage())
+    with ix.searcher() as searcher:
+        ((leaf, _),) = searcher.reader().leaf_readers()
+        ids = [d for block, _ in compat.posting_blocks(leaf.postings("text", "alpha"), 1000)
+               for d in block]
+        expected = list(leaf.postings("text", "alpha").all_ids())
+    assert ids == [d + 1000 for d in expected]
+
+
 def test_a_matcher_without_blocks_fails_before_it_yields() -> None:
     with pytest.raises(AttributeError):
         next(compat.posting_blocks(wq.NullQuery.matcher(None)))

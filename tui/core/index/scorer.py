@@ -97,14 +97,16 @@ def read_postings(reader, fieldname: str, text: str) -> Postings:
         # Deleted documents are filtered here, a block at a time: they are whole lists,
         # so most blocks lie outside their span and are taken as they are.
         matcher, deleted = unfiltered_postings(leaf, fieldname, text)
-        low, high = (min(deleted), max(deleted)) if deleted else (0, -1)
+        low, high = (min(deleted) + base, max(deleted) + base) if deleted else (0, -1)
         try:
             # Block access: the leaf matcher decodes a whole block of ids and weights.
-            for block, block_weights in posting_blocks(matcher):
+            for block, block_weights in posting_blocks(matcher, base):
                 if deleted and block and block[0] <= high and block[-1] >= low:
-                    kept = [(d, w) for d, w in zip(block, block_weights) if d not in deleted]
-                    block, block_weights = [d for d, _ in kept], [w for _, w in kept]
-                ids.extend([d + base for d in block] if base else block)
+                    kept = [(d, w) for d, w in zip(block, block_weights)
+                            if d - base not in deleted]
+                    block = array("i", [d for d, _ in kept])
+                    block_weights = [w for _, w in kept]
+                ids.extend(block)
                 weights.extend(block_weights)
         except AttributeError:
             # Another codec: the slower public API gives the same answer.
