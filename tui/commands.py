@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tui.core.index.library import Library, open_library
-from tui.core.lists.paragraphs import SeedError
+from tui.core.lists.files import SeedError
 from tui.core.search.filters import split_filters
 from tui.core.search.hits import SearchResult
 from tui.core.search.search import search, similar
