@@ -5,7 +5,8 @@ never or rarely calls, and that together cost about as much as the rest of a col
 `paperscope search` imports:
 
 - `whoosh.compat` imports `urllib.request` (for `urlretrieve`, which an index never
-  calls), and with it http, email and ssl;
+  calls), and with it http, email and ssl; and `html` (for `escape`, which only
+  Whoosh's own highlighters call), whose table of entities costs about 1 ms;
 - `whoosh.reading` imports the `cached_property` package, which imports asyncio (and
   with it inspect, logging and concurrent.futures) for its coroutine support; Whoosh
   decorates one plain property with it, as `functools.cached_property` does;
@@ -19,7 +20,7 @@ real function, imported at its first call. A stand-in is in `sys.modules` only w
 that one module runs, so any other import of these modules, by anyone, gets the real
 ones; a module already imported is used as it is. Whoosh is imported when the index
 first needs it, as before. tests/test_import_hygiene.py checks that a plain search
-loads none of the three.
+loads none of what the stand-ins answer for.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def stand_ins() -> dict[str, dict[str, dict[str, object]]]:
     what it takes from each."""
     return {
         "whoosh.compat": {
-            "urllib.request": {"urlretrieve": _forward("urllib.request", "urlretrieve")}},
+            "urllib.request": {"urlretrieve": _forward("urllib.request", "urlretrieve")},
+            "html": {"escape": _forward("html", "escape")}},
         "whoosh.reading": {
             "cached_property": {"cached_property": functools.cached_property}},
         "whoosh.query.terms": {
