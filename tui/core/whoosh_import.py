@@ -1,6 +1,6 @@
-"""Import Whoosh without three modules that a search never needs.
+"""Import Whoosh without modules that a search never needs.
 
-When Whoosh is imported, three of its modules import, by name, things that paperscope
+When Whoosh is imported, four of its modules import, by name, things that paperscope
 never or rarely calls, and that together cost about as much as the rest of a cold
 `paperscope search` imports:
 
@@ -10,11 +10,13 @@ never or rarely calls, and that together cost about as much as the rest of a col
 - `whoosh.reading` imports the `cached_property` package, which imports asyncio (and
   with it inspect, logging and concurrent.futures) for its coroutine support; Whoosh
   decorates one plain property with it, as `functools.cached_property` does;
+- `whoosh.util.times` imports `calendar` (about 0.6 ms) for `monthrange`, which only
+  date ranges and relative dates call (paperscope's schema has no date field);
 - `whoosh.query.terms` imports `whoosh.lang.morph_en`, which compiles hundreds of
   patterns at import, for the `Variations` query (paperscope's queries never use it).
 
 `install()` (run when `tui.core` is imported, at no cost: it imports nothing) puts a
-finder first on `sys.meta_path` that has each of these three Whoosh modules executed
+finder first on `sys.meta_path` that has each of these four Whoosh modules executed
 while stand-ins answer for what it imports: the stand-ins for functions forward to the
 real function, imported at its first call. A stand-in is in `sys.modules` only while
 that one module runs, so any other import of these modules, by anyone, gets the real
@@ -53,6 +55,8 @@ def stand_ins() -> dict[str, dict[str, dict[str, object]]]:
             "html": {"escape": _forward("html", "escape")}},
         "whoosh.reading": {
             "cached_property": {"cached_property": functools.cached_property}},
+        "whoosh.util.times": {
+            "calendar": {"monthrange": _forward("calendar", "monthrange")}},
         "whoosh.query.terms": {
             "whoosh.lang.morph_en": {"variations": _forward("whoosh.lang.morph_en",
                                                             "variations")}},
