@@ -79,10 +79,11 @@ def test_a_plain_search_does_not_import_what_whoosh_never_uses(tmp_path) -> None
 
 
 ONLY_FOR_A_BUILD = ("tui.core.index.reuse", "tui.core.lists.paragraphs", "uuid", "platform",
-                    "platformdirs")
+                    "platformdirs", "typing")
 """What a search of an index already built, in the folder it is given, does not import:
 the build's reuse planner and paragraph reader, uuid (names of new folders; it imports
-platform) and platformdirs (the default index folder)."""
+platform), platformdirs (the default index folder) and typing (the modules on a search's
+path name their types for type checkers only, under `TYPE_CHECKING = False`)."""
 
 
 def test_a_search_of_a_built_index_imports_nothing_only_a_build_needs(tmp_path) -> None:

@@ -12,9 +12,12 @@ import gc
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import NoReturn
 
 from tui import __version__
+
+TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 EXIT_FOUND, EXIT_NONE, EXIT_USAGE = 0, 1, 2
 SUBCOMMANDS = ("search", "show", "list", "index", "similar", "export", "serve")

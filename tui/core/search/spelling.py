@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import time
-from typing import TYPE_CHECKING
 
 from tui.core.index.analysis import STOP_WORDS, fold, stem
 
+TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
 if TYPE_CHECKING:
     from tui.core.index.library import Library
     from tui.core.search.query import CompiledQuery
