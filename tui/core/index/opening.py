@@ -37,7 +37,7 @@ from tui.core.locks import holding, open_lock_file
 
 TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
 if TYPE_CHECKING:
-    from tui.core.index.reuse import FileKey
+    from tui.core.index.reuse import FileKey, Previous
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total) while an index is built."""
@@ -242,7 +242,7 @@ def build_into(storage, files: list[Path], progress: Progress | None,
     return build(storage, files, progress, **reuse)  # type: ignore[arg-type]
 
 
-def _read_previous(root: Path, name: str):
+def _read_previous(root: Path, name: str) -> Previous | None:
     """The previous index in `root` whose segments a build may take (imported here:
     only a build reads it)."""
     from tui.core.index.reuse import read_previous
