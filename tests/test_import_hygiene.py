@@ -69,7 +69,7 @@ def test_a_plain_search_does_not_import_drafts_state_or_exports(tmp_path) -> Non
 
 
 NEVER_FOR_A_SEARCH = ("asyncio", "urllib.request", "http.client", "email", "ssl",
-                      "cached_property", "whoosh.lang.morph_en")
+                      "cached_property", "whoosh.lang.morph_en", "html", "calendar")
 """What Whoosh imports by name but a search never uses (see tui/core/whoosh_import.py):
 together about a third of a cold search's imports."""
 
@@ -78,17 +78,33 @@ def test_a_plain_search_does_not_import_what_whoosh_never_uses(tmp_path) -> None
     assert loaded_by_a_plain_search(tmp_path, NEVER_FOR_A_SEARCH) == "LOADED [] 0"
 
 
+ONLY_FOR_A_BUILD = ("tui.core.index.reuse", "tui.core.lists.paragraphs", "uuid", "platform",
+                    "platformdirs", "typing")
+"""What a search of an index already built, in the folder it is given, does not import:
+the build's reuse planner and paragraph reader, uuid (names of new folders; it imports
+platform), platformdirs (the default index folder) and typing (the modules on a search's
+path name their types for type checkers only, under `TYPE_CHECKING = False`)."""
+
+
+def test_a_search_of_a_built_index_imports_nothing_only_a_build_needs(tmp_path) -> None:
+    loaded_by_a_plain_search(tmp_path, ())  # the first search builds the index
+    assert loaded_by_a_plain_search(tmp_path, ONLY_FOR_A_BUILD) == "LOADED [] 0"
+
+
 def test_the_stand_ins_leave_the_real_modules_to_later_imports() -> None:
     # After Whoosh is imported with the stand-ins, whoever imports these modules gets
     # the real ones, and what Whoosh took from the stand-ins behaves as the real thing.
     code = (
         "import tui.core.index, sys\n"
-        "import urllib.request, cached_property, whoosh.lang.morph_en as morph\n"
+        "import urllib.request, cached_property, whoosh.lang.morph_en as morph, html, calendar\n"
+        "from whoosh.util.times import adatetime\n"
         "import whoosh.compat, whoosh.query.terms as terms, whoosh.reading as reading\n"
         "print(hasattr(urllib.request, 'urlopen'), hasattr(cached_property, "
-        "'threaded_cached_property'), callable(whoosh.compat.urlretrieve))\n"
+        "'threaded_cached_property'), callable(whoosh.compat.urlretrieve), "
+        "whoosh.compat.htmlescape('<a>', quote=False) == html.escape('<a>') == '&lt;a&gt;')\n"
         "print(terms.variations('running') == morph.variations('running'), "
-        "len(morph.variations('running')) > 1)\n"
+        "len(morph.variations('running')) > 1, calendar.isleap(2024), "
+        "adatetime(2024, 2).ceil().day == 29)\n"
         "from whoosh.filedb.filestore import RamStorage\nfrom whoosh import fields\n"
         "ix = RamStorage().create_index(fields.Schema(t=fields.TEXT))\n"
         "w = ix.writer(); w.add_document(t='a b'); w.add_document(t='b c'); w.commit()\n"
@@ -96,7 +112,7 @@ def test_the_stand_ins_leave_the_real_modules_to_later_imports() -> None:
         "r = ix.reader(); print(sorted(r.deleted_docs_set), sorted(r.deleted_docs_set))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           check=True)
-    assert proc.stdout.split("\n")[:3] == ["True True True", "True True", "[0] [0]"]
+    assert proc.stdout.split("\n")[:3] == ["True True True True", "True True True True", "[0] [0]"]
 
 
 def test_only_the_program_leaves_its_objects_to_the_end_of_the_process(tmp_path) -> None:

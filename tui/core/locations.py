@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
-
-import platformdirs
 
 from tui.core.lists.files import discover
 
@@ -35,7 +32,10 @@ def bundled_seeds() -> Path:
 
 
 def cache_dir() -> Path:
-    """The user's cache folder for paperscope."""
+    """The user's cache folder for paperscope (platformdirs imported here: a search
+    given its index folder never asks for it)."""
+    import platformdirs
+
     return Path(platformdirs.user_cache_dir(APP_NAME))
 
 
@@ -51,6 +51,8 @@ def index_dirs(seed_files: list[Path], bundled: bool, override: str | None) -> l
     chosen = override or os.environ.get(INDEX_DIR_ENV)
     if chosen:
         return [Path(chosen).expanduser()]
+    import hashlib  # here: a chosen folder needs no key
+
     key = hashlib.blake2b(
         "\n".join(sorted(str(p.resolve()) for p in seed_files)).encode(), digest_size=8
     ).hexdigest()

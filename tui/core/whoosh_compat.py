@@ -13,8 +13,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, islice
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
 if TYPE_CHECKING:  # the writer's module is only needed by a build
     from whoosh import query as wq
     from whoosh.writing import SegmentWriter

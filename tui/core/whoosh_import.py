@@ -1,25 +1,28 @@
-"""Import Whoosh without three modules that a search never needs.
+"""Import Whoosh without modules that a search never needs.
 
-When Whoosh is imported, three of its modules import, by name, things that paperscope
+When Whoosh is imported, four of its modules import, by name, things that paperscope
 never or rarely calls, and that together cost about as much as the rest of a cold
 `paperscope search` imports:
 
 - `whoosh.compat` imports `urllib.request` (for `urlretrieve`, which an index never
-  calls), and with it http, email and ssl;
+  calls), and with it http, email and ssl; and `html` (for `escape`, which only
+  Whoosh's own highlighters call), whose table of entities costs about 1 ms;
 - `whoosh.reading` imports the `cached_property` package, which imports asyncio (and
   with it inspect, logging and concurrent.futures) for its coroutine support; Whoosh
   decorates one plain property with it, as `functools.cached_property` does;
+- `whoosh.util.times` imports `calendar` (about 0.6 ms) for `monthrange`, which only
+  date ranges and relative dates call (paperscope's schema has no date field);
 - `whoosh.query.terms` imports `whoosh.lang.morph_en`, which compiles hundreds of
   patterns at import, for the `Variations` query (paperscope's queries never use it).
 
 `install()` (run when `tui.core` is imported, at no cost: it imports nothing) puts a
-finder first on `sys.meta_path` that has each of these three Whoosh modules executed
+finder first on `sys.meta_path` that has each of these four Whoosh modules executed
 while stand-ins answer for what it imports: the stand-ins for functions forward to the
 real function, imported at its first call. A stand-in is in `sys.modules` only while
 that one module runs, so any other import of these modules, by anyone, gets the real
 ones; a module already imported is used as it is. Whoosh is imported when the index
 first needs it, as before. tests/test_import_hygiene.py checks that a plain search
-loads none of the three.
+loads none of what the stand-ins answer for.
 """
 
 from __future__ import annotations
@@ -48,9 +51,12 @@ def stand_ins() -> dict[str, dict[str, dict[str, object]]]:
     what it takes from each."""
     return {
         "whoosh.compat": {
-            "urllib.request": {"urlretrieve": _forward("urllib.request", "urlretrieve")}},
+            "urllib.request": {"urlretrieve": _forward("urllib.request", "urlretrieve")},
+            "html": {"escape": _forward("html", "escape")}},
         "whoosh.reading": {
             "cached_property": {"cached_property": functools.cached_property}},
+        "whoosh.util.times": {
+            "calendar": {"monthrange": _forward("calendar", "monthrange")}},
         "whoosh.query.terms": {
             "whoosh.lang.morph_en": {"variations": _forward("whoosh.lang.morph_en",
                                                             "variations")}},

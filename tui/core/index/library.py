@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from itertools import islice
 from pathlib import Path
-from typing import TypeVar
 
 from whoosh import query as wq
 from whoosh.filedb.structfile import StructFile
@@ -36,7 +35,10 @@ from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper, from_extras
 from tui.core.whoosh_compat import wildcard_terms
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
+if TYPE_CHECKING:
+    from typing import TypeVar
+    T = TypeVar("T")
 
 _ATTEMPTS = 5
 """Tries of a read while the index is damaged under the library, each after reopening it."""

@@ -21,7 +21,6 @@ import os
 import shutil
 import stat
 import tempfile
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,9 +32,12 @@ from whoosh.searching import Searcher
 
 from tui.core.durable import atomic_write_text, fsync_folder
 from tui.core.index.freshness import code_digest, stat_key
-from tui.core.index.reuse import FileKey, read_previous
 from tui.core.index.schema import SCHEMA_VERSION
 from tui.core.locks import holding, open_lock_file
+
+TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
+if TYPE_CHECKING:
+    from tui.core.index.reuse import FileKey, Previous
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total) while an index is built."""
@@ -45,6 +47,14 @@ _META = "paperscope.json"
 _HASHES = "file-hashes.json"
 _BUILD_ATTEMPTS = 3
 """Builds in one root whose folder another process deletes or truncates meanwhile."""
+
+
+def _random_hex(digits: int) -> str:
+    """Random hex digits for a folder or file name of this process's own (imported
+    here: uuid imports `platform`, and only builds and damaged folders need a name)."""
+    import uuid
+
+    return uuid.uuid4().hex[:digits]
 
 
 class _Harmed(Exception):
@@ -182,7 +192,7 @@ def _fsync_files(folder: Path) -> None:
 def _writable(root: Path) -> bool:
     try:
         root.mkdir(parents=True, exist_ok=True)
-        probe = root / f".probe-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        probe = root / f".probe-{os.getpid()}-{_random_hex(6)}"
         probe.write_bytes(b"")
         probe.unlink()
         return True
@@ -232,6 +242,14 @@ def build_into(storage, files: list[Path], progress: Progress | None,
     return build(storage, files, progress, **reuse)  # type: ignore[arg-type]
 
 
+def _read_previous(root: Path, name: str) -> Previous | None:
+    """The previous index in `root` whose segments a build may take (imported here:
+    only a build reads it)."""
+    from tui.core.index.reuse import read_previous
+
+    return read_previous(root, name, _META, _reusable)
+
+
 def _reusable(folder: Path, meta: dict[str, object]) -> bool:
     """Whether a previous index folder's segments may be taken into a new build: the
     same schema and deriving code, and every file the size its build wrote it at."""
@@ -262,7 +280,7 @@ def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress 
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
     try:
-        previous = read_previous(root, name, _META, _reusable) if reuse else None
+        previous = _read_previous(root, name) if reuse else None
         meta = build_into(FileStorage(str(tmp)), files, progress, keys=keys,
                           previous=previous)
         meta.update(fingerprint=fp, schema=SCHEMA_VERSION, code=code_digest())
@@ -285,7 +303,7 @@ def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress 
         return _open_folder(root / name)
     except Exception as exc:  # noqa: BLE001 - the build opened it a moment ago
         with contextlib.suppress(OSError):
-            os.rename(root / name, root / f".bad-{uuid.uuid4().hex[:8]}")
+            os.rename(root / name, root / f".bad-{_random_hex(8)}")
         raise _Harmed(f"{root / name} was changed as soon as it was built") from exc
 
 
@@ -317,12 +335,12 @@ def open_index(files: list[Path], roots: list[Path], progress: Progress | None =
                 except Exception:  # noqa: BLE001
                     notices.append(f"index at {folder} was damaged; rebuilding it")
                     reuse = False
-                    bad = root / f".bad-{uuid.uuid4().hex[:8]}"
+                    bad = root / f".bad-{_random_hex(8)}"
                     with contextlib.suppress(OSError):
                         os.rename(folder, bad)
             elif rebuild and folder.is_dir():
                 with contextlib.suppress(OSError):
-                    os.rename(folder, root / f".bad-{uuid.uuid4().hex[:8]}")
+                    os.rename(folder, root / f".bad-{_random_hex(8)}")
             for _ in range(_BUILD_ATTEMPTS):
                 try:
                     ix, meta, searcher = _build_on_disk(root, name, files, progress, fp,

@@ -36,8 +36,8 @@ FILTER_FIELDS = frozenset({"author", "year", "venue"})
 """Fields a query names to narrow it: kept required when the words are relaxed."""
 
 
-_NAMED_FILTER = re.compile(r'(?<![\w:])(?:author|year|venue):(?:"[^"]*"|\([^()]*\)|[^\s()]+)',
-                           re.I)
+_NAMED_FILTER = r'(?<![\w:])(?:author|year|venue):(?:"[^"]*"|\([^()]*\)|[^\s()]+)'
+"""Compiled by `re` at its first use: only the any-word fallback needs it."""
 
 
 def loose_with_filters(text: str, parse: Callable[[str, bool], object]):
@@ -50,11 +50,11 @@ def loose_with_filters(text: str, parse: Callable[[str, bool], object]):
     """
     from whoosh import query as wq
 
-    named = _NAMED_FILTER.findall(text)
+    named = re.findall(_NAMED_FILTER, text, re.I)
     if not named:
         return None
     required = parse(" ".join(named), True)
-    rest = _NAMED_FILTER.sub(" ", text)
+    rest = re.sub(_NAMED_FILTER, " ", text, flags=re.I)
     loose = parse(rest, False) if rest.strip() else None
     parts = [q for q in (required, loose) if q is not None and q is not wq.NullQuery]
     return wq.And(parts) if len(parts) > 1 else (parts[0] if parts else None)

@@ -5,12 +5,15 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import overload
 
 from tui.core.index.library import Library
 from tui.core.model import Paper
 from tui.core.render.plain import rendered_text
 from tui.core.search.highlight import Spans, match_spans, snippet
+
+TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
+if TYPE_CHECKING:
+    from typing import overload
 
 
 class Hit:
@@ -73,11 +76,12 @@ class ListedHits(Sequence[Hit]):
     def __len__(self) -> int:
         return len(self._docnums)
 
-    @overload
-    def __getitem__(self, index: int) -> Hit: ...
+    if TYPE_CHECKING:  # for type checkers; at run time there is only the one below
+        @overload
+        def __getitem__(self, index: int) -> Hit: ...
 
-    @overload
-    def __getitem__(self, index: slice) -> ListedHits: ...
+        @overload
+        def __getitem__(self, index: slice) -> ListedHits: ...
 
     def __getitem__(self, index: int | slice) -> Hit | ListedHits:
         if isinstance(index, slice):

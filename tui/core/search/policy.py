@@ -47,9 +47,11 @@ FEEDBACK_SHARE = 0.5
 """The expansion's total weight as a share of the question's own words' weight: the
 question keeps the larger say, whatever the number of terms added (RM3's balance)."""
 
-_ASKS = re.compile(
+_ASKS = (
     r"^\W*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|"
-    r"can|could|should|would|will|has|have|had)\b", re.IGNORECASE)
+    r"can|could|should|would|will|has|have|had)\b")
+"""Compiled by `re` at its first use: only a query of many words asks whether it is a
+question."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class Policy:
 
 def is_question(raw: str) -> bool:
     """True when the query asks: a question word or auxiliary first, or a '?'."""
-    return "?" in raw or bool(_ASKS.match(raw))
+    return "?" in raw or bool(re.match(_ASKS, raw, re.IGNORECASE))
 
 
 def policy_for(raw: str, words: tuple[str, ...], typing: bool, structured: bool) -> Policy:
