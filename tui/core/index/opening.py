@@ -50,11 +50,9 @@ _BUILD_ATTEMPTS = 3
 
 
 def _random_hex(digits: int) -> str:
-    """Random hex digits for a folder or file name of this process's own (imported
-    here: uuid imports `platform`, and only builds and damaged folders need a name)."""
-    import uuid
-
-    return uuid.uuid4().hex[:digits]
+    """Random hex digits for a folder or file name of this process's own (from the
+    system's random source: uuid would import `platform` into every start)."""
+    return os.urandom((digits + 1) // 2).hex()[:digits]
 
 
 class _Harmed(Exception):
