@@ -55,3 +55,42 @@ def test_a_query_the_parser_cannot_take_degrades_to_its_words(monkeypatch) -> No
     monkeypatch.setattr(query_module, "make_parser", lambda *args: Broken())
     compiled = compile_query("gecko tools", SCHEMA)
     assert positive_terms(compiled.strict) >= {"gecko", "tool"}
+
+
+def test_plain_words_are_built_as_the_parser_builds_them() -> None:
+    """The fast path for plain words (`parse_plain`) gives the parser's own query: the
+    same terms, fields, boosts and shape, over every field set a policy chooses, all
+    words and any word, for words each field's analyzer treats its own way (stop words,
+    digits, underscores, accents, other scripts, capitals, repeats)."""
+    import random
+
+    from tui.core.search.query import make_parser, parse_plain, plain_words
+
+    vocabulary = ["graph", "neural", "networks", "the", "of", "and", "not", "or", "a",
+                  "2019", "x2", "resnet50", "GPT4o", "semi_supervised", "_x", "naïve",
+                  "Über", "学习", "ℝ", "ﬁne", "ABFNet", "learning", "learn", "butterworth",
+                  "I", "s", "e2e", "Transformers", "it", "was", "x_", "__", "a1b2c3"]
+    rng = random.Random(17)
+    seen_fields = set()
+    for _ in range(400):
+        text = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 6)))
+        for typing in (False, True):
+            compiled = compile_query(text + rng.choice(["", "  ", "?"]), SCHEMA, typing)
+            fields = compiled.policy.fields
+            seen_fields.add(tuple(fields))
+            words = plain_words(compiled.text)
+            assert words is not None, compiled.text
+            for group_and in (True, False):
+                parser = make_parser(SCHEMA, group_and, fields)
+                assert parse_plain(parser, words, group_and, fields) == \
+                    parser.parse(compiled.text), (compiled.text, group_and)
+    assert len(seen_fields) > 1  # more than one policy's fields were tried
+
+
+def test_only_words_alone_take_the_fast_path() -> None:
+    from tui.core.search.query import plain_words
+
+    assert plain_words(" graph  neural ") == ["graph", "neural"]
+    for text in ("graph AND neural", "NOT graph", "title:graph", '"graph neural"',
+                 "graph*", "gra?h", "(graph)", "graph -neural", "graph OR", "", "  "):
+        assert plain_words(text) is None, text

@@ -34,6 +34,7 @@ _MINUS = re.compile(r"(?:(?<=^)|(?<=[\s(]))-(?=[\w\"(])")
 _FIELD = re.compile(r"(?<![\w:])(\w+):")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 _PLAIN_WORD = re.compile(r"(?:^|[\s(])([^\W_][\w]*)$")
+_ONLY_WORDS = re.compile(r"\s*\w+(?:\s+\w+)*\s*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _QUESTION = re.compile(r"(?<!\w)\?|\?(?!\w)")
 _ALLOWED_FIELDS = frozenset(QUERY_FIELDS) | {"id"}
@@ -95,7 +96,11 @@ class CompiledQuery:
 
         def parse(text: str, group: bool) -> wq.Query | None:
             try:
-                return make_parser(self.schema, group, fields).parse(text)
+                parser = make_parser(self.schema, group, fields)
+                words = plain_words(text)
+                if words is not None:
+                    return parse_plain(parser, words, group, fields)
+                return parser.parse(text)
             except Exception:  # noqa: BLE001 - whatever the parser trips on, search the words
                 return None
 
@@ -172,6 +177,32 @@ def make_parser(schema, group_and: bool = True,
     # so a chain of them costs 2^n, and they are not part of paperscope's language.
     parser.replace_plugin(qparser.OperatorsPlugin(AndNot=None, AndMaybe=None, Require=None))
     return parser
+
+
+def plain_words(text: str) -> list[str] | None:
+    """The words of a query string that is words alone (no operator, field, quote,
+    wildcard or bracket), else None."""
+    if not _ONLY_WORDS.fullmatch(text):
+        return None
+    words = text.split()
+    return None if _OPERATORS.intersection(words) else words
+
+
+def parse_plain(parser: qparser.QueryParser, words: list[str], group_and: bool,
+                fields: Mapping[str, float]) -> wq.Query:
+    """What `parser.parse` (a `make_parser` parser over `fields`) gives for plain words,
+    built as its multi-field plugin and term queries build it, without its passes
+    over the string: a third of a typed query's time at 21k papers. Each word is an OR
+    over the fields, of the term (or terms) each field's analyzer makes of it, with
+    the field's boost; the words are ANDed (or ORed), and the tree normalized as the
+    parser normalizes it. tests/test_query.py holds it equal to the parser's output."""
+    clauses = []
+    for word in words:
+        found = [parser.term_query(name, word, parser.termclass, boost=boost)
+                 for name, boost in fields.items()]
+        clauses.append(wq.Or([q for q in found if q is not None]))
+    q = (wq.And if group_and else wq.Or)(clauses).normalize()
+    return q or wq.NullQuery
 
 
 def words_query(words: tuple[str, ...], group_and: bool = True,
