@@ -331,3 +331,20 @@ def test_survivors_keep_every_paper_that_ties_the_kth() -> None:
         k = rng.randint(1, 6)
         best = {d for d, _ in ranked(totals, k)}
         assert best <= _survivors(score, leaves, k, None)
+
+
+def test_adding_scores_gives_each_sum_as_a_loop_would() -> None:
+    """`add_scores` against a loop that adds each score in turn: equal to the last bit,
+    whether the papers are mostly new or mostly shared."""
+    from tui.core.index.scorer import add_scores
+
+    rng = random.Random(23)
+    for _ in range(300):
+        base = {rng.randrange(400): rng.random() * 10 for _ in range(rng.randint(0, 200))}
+        other = {rng.randrange(400): rng.random() * 10 for _ in range(rng.randint(0, 200))}
+        expected = dict(base)
+        for docnum, value in other.items():
+            expected[docnum] = expected.get(docnum, 0.0) + value
+        added = dict(base)
+        add_scores(added, other)
+        assert added == expected

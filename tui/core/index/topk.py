@@ -46,7 +46,7 @@ from whoosh import query as wq
 
 from tui.core.index.members import Selection
 from tui.core.index.plans import matches, papers_of, plan_of, postings_in, text_of
-from tui.core.index.scorer import Scorer, Scores
+from tui.core.index.scorer import Scorer, Scores, add_scores
 from tui.core.index.tiers import Tier
 
 MARGIN = 1e-9
@@ -173,7 +173,7 @@ def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
     # Every part scored in full while the parts left could still bring in a new paper.
     while i < len(leaves) and not (theta > 0 and rest[i] * grow < theta * shrink):
         scored = score(leaves[i], within)
-        _add(partial, scored)
+        add_scores(partial, scored)
         # Partial scores only grow, so the k best are among the k best before and
         # the papers just scored: θ, the k-th best, is found among those alone.
         theta, best = _kth(partial, best | scored.keys(), k)
@@ -187,26 +187,11 @@ def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
     alive = _reaching(partial.keys(), value_of, theta, rest[i])
     while i < len(leaves) and alive:
         scored = score(leaves[i], alive)
-        _add(partial, scored)
+        add_scores(partial, scored)
         theta, best = _kth(partial, best | scored.keys(), k)
         i += 1
         alive = _reaching(alive, value_of, theta, rest[i])
     return alive
-
-
-def _add(partial: dict[int, float], scored: Scores) -> None:
-    """Add `scored` into `partial`: the papers new to it at C speed, the others one by
-    one."""
-    common = partial.keys() & scored.keys()
-    if len(common) * 2 > len(scored):
-        get = partial.get
-        for docnum, value in scored.items():
-            partial[docnum] = get(docnum, 0.0) + value
-        return
-    before = [partial[d] for d in common]
-    partial.update(scored)
-    for docnum, value in zip(common, before):
-        partial[docnum] += value
 
 
 def _kth(partial: dict[int, float], pool: Iterable[int], k: int) -> tuple[float, set[int]]:
