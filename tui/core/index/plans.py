@@ -18,21 +18,17 @@ from whoosh import query as wq
 from tui.core.index.members import Selection
 from tui.core.index.scorer import Scorer
 
-LONG = 256
-"""A list of at least 1/LONG of the papers keeps its byte map (n bytes, counted in the
-posting cache); a shorter list's papers are marked afresh by each query. A byte map's
-union or intersection is a pass over n bytes at C speed, which costs about what
-hashing n/1000 postings does (at 250k papers: 20 µs, against 120 ns a posting put in
-or looked up in a set): past n/LONG postings, the kept map is the cheaper way to count,
-and a conjunction's matches, a byte map, are then scored at C speed too
-(`tiers.Tier.scores`). Over the typed queries of bench/scale.py, this bound took about
-a third less time a query than 1/4 (the longest lists only), at 25k and at 250k papers."""
+LONG = 4
+"""A list of at least 1/LONG of the papers keeps its byte map (n bytes: at most half
+the memory of the list itself, which the posting cache counts); a shorter list's
+papers are marked afresh by each query."""
 _BISECT = 16
 """Look papers up in a list by bisection when it is this many times longer."""
-SPARSE = 64
+SPARSE = 8
 """Unless the long lists (see LONG) hold at least 1/SPARSE of the papers' worth of
 postings per group, the matches are counted as a set: a hash per posting then costs
-less than the byte maps' passes over every docnum."""
+less than the byte maps' passes over every docnum (measured at 250k papers: a group's
+passes cost about what hashing 20,000 postings does)."""
 
 Unit = wq.Term | wq.And
 """What a disjunction is made of here: terms, and conjunctions of terms (a hyphenated
