@@ -38,14 +38,15 @@ class PostingCache:
     """Recently used posting lists, bounded by what they hold (counted in postings),
     each with what was derived from it (`beside`)."""
 
-    def __init__(self, reader, max_postings: int = 16_000_000) -> None:
-        # A posting is 8 bytes (a docnum and a frequency), so the bound is 128 MB at
-        # most, with what pruning keeps beside a list (a split's top sixteenth, the
-        # byte map of a list of a quarter of the papers or more: `topk`) counted in.
-        # When the lists a session keeps using overflow the bound, a least recently
-        # used cache is at its worst (queries typed again read every list again), and
-        # a few hundred queries over 250k papers use about 5M postings: the bound
-        # leaves room for three times that, still far under the reader's memory goal.
+    def __init__(self, reader, max_postings: int = 32_000_000) -> None:
+        # A posting is 8 bytes (a docnum and a frequency), so the bound is 256 MB at
+        # most, with what is kept beside a list counted in: each posting's impact and,
+        # for a split list, its parts' docnums (`tiers`: 1.5 postings' worth each), the
+        # byte map of a list of a quarter of the papers or more (`plans`). When the
+        # lists a session keeps using overflow the bound, a least recently used cache
+        # is at its worst (queries typed again read every list again): the 260 queries
+        # of bench/scale.py over 250k papers hold about 11M postings' worth, and the
+        # bound leaves room for three times that, under the reader's memory goal.
         self._reader = reader
         self._max = max_postings
         self._held = 0
