@@ -23,7 +23,7 @@ from whoosh import query as wq
 
 from tui.core.index.members import byte_map
 from tui.core.index.norms import K1
-from tui.core.index.tiers import Tier, tiers
+from tui.core.index.tiers import Tier, impacts, scores, tiers
 from tui.core.whoosh_compat import posting_blocks, unfiltered_postings
 
 Scores = dict[int, float]
@@ -40,12 +40,12 @@ class PostingCache:
 
     def __init__(self, reader, max_postings: int = 32_000_000) -> None:
         # A posting is 8 bytes (a docnum and a frequency), so the bound is 256 MB at
-        # most, with what is kept beside a list counted in: each posting's impact and,
-        # for a split list, its parts' docnums (`tiers`: 1.5 postings' worth each), the
-        # byte map of a list of a quarter of the papers or more (`plans`). When the
-        # lists a session keeps using overflow the bound, a least recently used cache
-        # is at its worst (queries typed again read every list again): the 260 queries
-        # of bench/scale.py over 250k papers hold about 11M postings' worth, and the
+        # most, with what is kept beside a list counted in: each posting's impact (a
+        # posting's worth), a split list's top part (`tiers`), the byte map of a list
+        # of a quarter of the papers or more (`plans`). When the lists a session keeps
+        # using overflow the bound, a least recently used cache is at its worst
+        # (queries typed again read every list again): the 260 queries of
+        # bench/scale.py over 250k papers hold about 10M postings' worth, and the
         # bound leaves room for three times that, under the reader's memory goal.
         self._reader = reader
         self._max = max_postings
@@ -215,14 +215,21 @@ class Scorer:
         """The term's (docnums, term frequencies), docnums ascending."""
         return self._cache.get(fieldname, text)
 
+    def impacts(self, fieldname: str, text: str) -> array:
+        """Each posting's tf / (tf + norm) (`tiers.impacts`), computed once per list."""
+        def make(postings: Postings) -> tuple[array, int]:
+            # The norms are read only for a list that has postings to weigh (`Norms`).
+            norm = self._norms.get(fieldname) if postings[0] else None
+            return impacts(postings[0], postings[1], norm), len(postings[0])  # 8 bytes each
+
+        return self._cache.beside(fieldname, text, "impacts", make)
+
     def tiers(self, fieldname: str, text: str) -> list[Tier]:
         """The term's postings in parts of falling impact, each with its bound (`tiers`)."""
         def make(postings: Postings) -> tuple[list[Tier], int]:
-            # The norms are read only for a list that has postings to weigh (`Norms`).
-            norm = self._norms.get(fieldname) if postings[0] else None
-            made = tiers(postings[0], postings[1], norm)
-            # Each posting's impact (8 bytes), and a split list's docnums (4 more).
-            return made, len(postings[0]) * (3 if len(made) > 1 else 2) // 2
+            made = tiers(postings[0], self.impacts(fieldname, text))
+            # A split list's top part is a copy: docnums and impacts, 12 bytes each.
+            return made, len(made[0].ids) * 3 // 2 if len(made) > 1 else 0
 
         return self._cache.beside(fieldname, text, "tiers", make)
 
@@ -241,16 +248,13 @@ class Scorer:
              candidates: set[int] | None = None) -> Scores:
         """BM25 scores of one term, for every document or only for `candidates`: the
         term's scale times each posting's impact, tf / (tf + norm), which is computed
-        once per list and kept beside it (`tiers`), so that a list scored again (the
+        once per list and kept beside it (`impacts`), so that a list scored again (the
         same word, keystroke after keystroke) costs a product per posting at C speed."""
-        parts = self.tiers(fieldname, text)
-        if not parts:
+        ids = self.postings(fieldname, text)[0]
+        if not ids:
             return {}
-        scale = self.scale(fieldname, text, boost)
-        scores = parts[0].scores(scale, candidates)
-        for part in parts[1:]:
-            scores.update(part.scores(scale, candidates))
-        return scores
+        return scores(ids, self.impacts(fieldname, text), self.scale(fieldname, text, boost),
+                      candidates)
 
     def cost(self, q: wq.Query) -> int:
         """About how many postings evaluating `q` reads: the order for intersections."""

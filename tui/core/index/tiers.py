@@ -9,21 +9,23 @@ list be looked up for a few papers instead of scored in full.
 Each part holds its docnums and each posting's impact, tf / (tf + norm): a posting's
 score is then the term's scale times its impact, so that scoring a part (`scores`) is
 a product per posting at C speed, with no norm looked up and no ratio computed again.
-These scores are what pruning compares; they may differ from the scorer's own in the
-last bit (a product of the ratio, not a ratio of the product), which pruning's margin
-covers, and the papers that survive are scored by the scorer itself.
+The scorer scores a whole list the same way, so a paper's score is the same number
+whichever path gives it.
 
-The split is made once per list, in a few passes over it, and kept beside the list in
-the posting cache: each posting's docnum and impact, 12 bytes.
+Each list's impacts are computed once (`impacts`) and kept beside it in the posting
+cache, 8 bytes a posting; the split is made from them when pruning first asks, and
+only its top part is copied (12 bytes a posting of it). The rest is the whole list's
+postings under the cut, told apart by a comparison at C speed when it is scored.
 """
 
 from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import and_
 
 from tui.core.index.members import Selection
 from tui.core.index.norms import K1
@@ -40,50 +42,78 @@ _BISECT_RATIO = 16
 
 @dataclass(frozen=True)
 class Tier:
-    """Part of a term's postings: docnums ascending, each with its impact."""
+    """Part of a term's postings: docnums ascending, each with its impact; with
+    `below`, only those whose impact is under it (the rest of a split list, which
+    shares the whole list's arrays instead of copying them)."""
 
     ids: array
     impacts: array
-    """Each posting's tf / (tf + norm), as `ratios` gives it."""
+    """Each posting's tf / (tf + norm), as `impacts` gives it."""
     ratio: float
     """No posting of the part has a larger impact."""
+    below: float | None = None
+    size: int = -1
+    """How many postings the part has (-1: all of `ids`)."""
+
+    def __len__(self) -> int:
+        return len(self.ids) if self.size < 0 else self.size
 
     def scores(self, scale: float, candidates: Collection[int] | Selection | None = None,
                ) -> dict[int, float]:
         """Each posting's `scale` × impact, of every posting or of `candidates`' only."""
-        ids, impacts = self.ids, self.impacts
-        if candidates is None:
+        return scores(self.ids, self.impacts, scale, candidates, self.below)
+
+
+def scores(ids: array, impacts: array, scale: float,
+           candidates: Collection[int] | Selection | None = None,
+           below: float | None = None) -> dict[int, float]:
+    """`scale` × impact of each posting (docnums ascending), of every posting or of
+    `candidates`' only, and only of those whose impact is under `below` when given;
+    at C speed but for few candidates against a long list, looked up one by one."""
+    if isinstance(candidates, Selection):
+        if candidates.count * _BISECT_RATIO >= len(ids):
+            return _held(ids, impacts, scale, map(candidates.marks.__getitem__, ids), below)
+        candidates = candidates.docnums
+    if candidates is None:
+        if below is None:
             return dict(zip(ids, map(scale.__mul__, impacts)))
-        if isinstance(candidates, Selection):
-            if candidates.count * _BISECT_RATIO >= len(ids):
-                held = list(map(candidates.marks.__getitem__, ids))
-                return dict(zip(compress(ids, held), map(scale.__mul__, compress(impacts, held))))
-            candidates = candidates.docnums
-        if len(candidates) * _BISECT_RATIO >= len(ids):
-            held = list(map(candidates.__contains__, ids))
-            return dict(zip(compress(ids, held), map(scale.__mul__, compress(impacts, held))))
-        found = {}
-        for docnum in candidates:  # few candidates against a long part: look each one up
-            i = bisect_left(ids, docnum)
-            if i < len(ids) and ids[i] == docnum:
-                found[docnum] = scale * impacts[i]
-        return found
+        return _held(ids, impacts, scale, None, below)
+    if len(candidates) * _BISECT_RATIO >= len(ids):
+        return _held(ids, impacts, scale, map(candidates.__contains__, ids), below)
+    found = {}
+    for docnum in candidates:  # few candidates against a long list: look each one up
+        i = bisect_left(ids, docnum)
+        if i < len(ids) and ids[i] == docnum and (below is None or impacts[i] < below):
+            found[docnum] = scale * impacts[i]
+    return found
 
 
-def ratios(ids: Sequence[int], tfs: Sequence[float], norm: Sequence[float] | None,
-           ) -> list[float]:
+def _held(ids: array, impacts: array, scale: float, chosen: Iterator[object] | None,
+          below: float | None) -> dict[int, float]:
+    """The scores of the postings `chosen` marks (truthy, one per posting; all when
+    None) whose impact is under `below` (all when None)."""
+    if below is not None:
+        under = map(below.__gt__, impacts)
+        chosen = under if chosen is None else map(and_, chosen, under)
+    held = list(chosen) if chosen is not None else None
+    if held is None:
+        return dict(zip(ids, map(scale.__mul__, impacts)))
+    return dict(zip(compress(ids, held), map(scale.__mul__, compress(impacts, held))))
+
+
+def impacts(ids: Sequence[int], tfs: Sequence[float], norm: Sequence[float] | None,
+            ) -> array:
     """Each posting's tf / (tf + norm): its BM25 score over boost × idf × (k1 + 1)."""
     if norm is None:
-        return [tf / (tf + K1) for tf in tfs]
-    return [tf / (tf + norm[d]) for d, tf in zip(ids, tfs)]
+        return array("d", [tf / (tf + K1) for tf in tfs])
+    return array("d", [tf / (tf + norm[d]) for d, tf in zip(ids, tfs)])
 
 
-def tiers(ids: array, tfs: array, norm: Sequence[float] | None) -> list[Tier]:
-    """The term's postings in parts of falling impact (see the module docstring);
-    every posting is in exactly one part."""
+def tiers(ids: array, impact: array) -> list[Tier]:
+    """The term's postings (`impact`: each one's, from `impacts`) in parts of falling
+    impact (see the module docstring); every posting is in exactly one part."""
     if not ids:
         return []
-    impact = array("d", ratios(ids, tfs, norm))
     whole = Tier(ids, impact, max(impact))
     if len(ids) < SPLIT_FROM:
         return [whole]
@@ -93,7 +123,8 @@ def tiers(ids: array, tfs: array, norm: Sequence[float] | None) -> list[Tier]:
     top = array("i", compress(ids, high))
     if len(top) == len(ids):  # the cut is the smallest ratio: nothing to split off
         return [whole]
-    low = list(map(cut.__gt__, impact))
-    # The rest are below the cut, so it bounds them.
+    # The rest are below the cut, so it bounds them; they are the whole list's
+    # postings under it, told apart by the same comparison, so that every posting is
+    # in exactly one part and only the top part is copied.
     return [Tier(top, array("d", compress(impact, high)), whole.ratio),
-            Tier(array("i", compress(ids, low)), array("d", compress(impact, low)), cut)]
+            Tier(ids, impact, cut, cut, len(ids) - len(top))]

@@ -102,7 +102,7 @@ class _Leaf:
     @property
     def size(self) -> int:
         """How many postings the part has (papers, for a conjunction)."""
-        return self.matches if self.tier is None else len(self.tier.ids)
+        return self.matches if self.tier is None else len(self.tier)
 
 
 def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
