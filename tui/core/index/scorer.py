@@ -23,7 +23,7 @@ from whoosh import query as wq
 
 from tui.core.index.members import byte_map
 from tui.core.index.norms import K1
-from tui.core.index.tiers import Tier, impacts, scores, tiers
+from tui.core.index.tiers import Tier, impact_scores, impacts, tiers
 from tui.core.whoosh_compat import posting_blocks, unfiltered_postings
 
 Scores = dict[int, float]
@@ -253,8 +253,8 @@ class Scorer:
         ids = self.postings(fieldname, text)[0]
         if not ids:
             return {}
-        return scores(ids, self.impacts(fieldname, text), self.scale(fieldname, text, boost),
-                      candidates)
+        return impact_scores(ids, self.impacts(fieldname, text),
+                             self.scale(fieldname, text, boost), candidates)
 
     def cost(self, q: wq.Query) -> int:
         """About how many postings evaluating `q` reads: the order for intersections."""

@@ -7,8 +7,9 @@ carries the term's bound, the rest a lower one, and a low bound is what lets a l
 list be looked up for a few papers instead of scored in full.
 
 Each part holds its docnums and each posting's impact, tf / (tf + norm): a posting's
-score is then the term's scale times its impact, so that scoring a part (`scores`) is
-a product per posting at C speed, with no norm looked up and no ratio computed again.
+score is then the term's scale times its impact, so that scoring a part
+(`impact_scores`) is a product per posting at C speed, with no norm looked up and no
+ratio computed again.
 The scorer scores a whole list the same way, so a paper's score is the same number
 whichever path gives it.
 
@@ -61,12 +62,12 @@ class Tier:
     def scores(self, scale: float, candidates: Collection[int] | Selection | None = None,
                ) -> dict[int, float]:
         """Each posting's `scale` × impact, of every posting or of `candidates`' only."""
-        return scores(self.ids, self.impacts, scale, candidates, self.below)
+        return impact_scores(self.ids, self.impacts, scale, candidates, self.below)
 
 
-def scores(ids: array, impacts: array, scale: float,
-           candidates: Collection[int] | Selection | None = None,
-           below: float | None = None) -> dict[int, float]:
+def impact_scores(ids: array, impacts: array, scale: float,
+                  candidates: Collection[int] | Selection | None = None,
+                  below: float | None = None) -> dict[int, float]:
     """`scale` × impact of each posting (docnums ascending), of every posting or of
     `candidates`' only, and only of those whose impact is under `below` when given;
     at C speed but for few candidates against a long list, looked up one by one."""
