@@ -12,6 +12,7 @@ from tests.conftest import SHARED
 from tui.core.index import builder
 from tui.core.index.analysis import stem
 from tui.core.index.library import Library, open_library
+from tui.core.index.sidefiles import name_key
 from tui.core.index import reuse
 from tui.core.search.search import search
 
@@ -406,3 +407,42 @@ def test_a_table_of_contents_deleted_mid_build_gives_a_whole_build(
         assert wiped  # the first attempt did lose its table of contents
         whole = _answers(library)
     assert whole == _full(files, tmp_path / "full")
+
+
+def test_a_build_by_workers_gives_what_one_in_process_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers save their segments' records and the parent reads them back to make
+    the side files; a build in one process merges its records as it made them. Both
+    give the same index, and papers whose name keys are equal keep list order in the
+    name order."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("workers run one per core")
+    import json
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(SOURCES[0], lists, slice(0, 5)), _jsonl(lists, 120)]
+    # Three titles only, in two spellings: many papers share each name key.
+    titles = ["Sparse Coding", "SPARSE CODING", "Kernel Methods", "Deep Nets"]
+    shared = lists / "shared.jsonl"
+    with open(files[1], encoding="utf-8") as source, open(shared, "w", encoding="utf-8") as out:
+        for n, line in enumerate(source):
+            record = json.loads(line)
+            record["title"] = titles[n % len(titles)]
+            out.write(json.dumps(record) + "\n")
+    files[1].unlink()
+    files[1] = shared
+    monkeypatch.setattr(builder, "_PARALLEL_BYTES", 1)
+    with open_library(files, str(tmp_path / "workers")) as library:
+        assert len(library.opened.meta["blocks"][-1]["segments"]) > 1, "workers wrote it"
+        by_workers = _answers(library)
+        rank = library.list_rank
+        keys = [name_key(library.paper(d).name, library.paper(d).title)
+                for d in library.name_order]
+        assert keys == sorted(keys)
+        runs = [[rank[d] for d, k in zip(library.name_order, keys) if k == key]
+                for key in set(keys)]
+        assert any(len(run) > 20 for run in runs)
+        assert all(run == sorted(run) for run in runs), "equal keys keep list order"
+    monkeypatch.setattr(builder, "_PARALLEL_BYTES", 10**12)
+    assert _full(files, tmp_path / "in-process") == by_workers

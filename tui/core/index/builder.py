@@ -194,7 +194,11 @@ def _segment_task(folder: str, files: list[Part], limitmb: int):
     # The worker ends with its segment, so cyclic garbage can wait until then; the
     # collector would otherwise walk every posting list again and again.
     gc.disable()
-    return _new_segment(FileStorage(folder).open_index(), files, limitmb, folder)
+    segment, _, lists = _new_segment(FileStorage(folder).open_index(), files, limitmb, folder)
+    # The segment's record is saved beside it; sent back as well, it would have the
+    # parent hold every segment's record at once (at a million papers, 8 × 125,000
+    # name keys) before merging them.
+    return segment, None, lists
 
 
 @dataclass
@@ -298,7 +302,7 @@ def build_into(storage: Storage, files: list[Path],
         writer.cancel()
         raise
     data = SegmentData()
-    fresh = {seg.segment_id(): d for seg, d, _ in written}
+    fresh = {seg.segment_id(): d for seg, d, _ in written if d is not None}
     for block in blocks:
         for segment_id in block.segments:
             data.merge(fresh[segment_id] if segment_id in fresh

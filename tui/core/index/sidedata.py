@@ -24,7 +24,6 @@ from whoosh.filedb.filestore import Storage
 
 from tui.core.index import termtable
 from tui.core.index.norms import norms_for
-from tui.core.index.orders import rank_in
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.sidefiles import (
     LIST_ORDER_FILE, NAME_ORDER_FILE, NORMS_FILE, PREFIX_FANOUT, PREFIX_FILE, PREFIX_SCAN, SHORT_PREFIX,
@@ -156,9 +155,8 @@ def write_side_files(storage: Storage, data: SegmentData, order: array,
     _write_json(storage, WORDS_FILE, sorted(w for w in data.vocab if w.isalpha()))
     for name, column in data.lengths.items():
         _write_bytes(storage, NORMS_FILE.format(name), norms_for(column, dead).tobytes())
-    keys = data.name_keys
-    rank = rank_in(order, len(keys))
-    by_name = array("I", sorted(order, key=lambda d: (keys[d], rank[d])))
+    # `order` is in list order and the sort is stable, so papers of one name keep it.
+    by_name = array("I", sorted(order, key=data.name_keys.__getitem__))
     _write_bytes(storage, NAME_ORDER_FILE, by_name.tobytes())
     _write_bytes(storage, LIST_ORDER_FILE, order.tobytes())
 
