@@ -45,13 +45,17 @@ def posting_blocks(matcher, base: int = 0) -> Iterator[tuple[array, Sequence[flo
         next_block()
 
 
-def unfiltered_postings(leaf, fieldname: str, text: str) -> tuple[object, frozenset[int]]:
-    """A segment reader's matcher of a term's postings, deleted documents included,
-    and the segment's deleted docnums: Whoosh otherwise wraps the matcher in one that
-    skips them a posting at a time, which has no blocks to read."""
+def deleted_docnums(leaf) -> frozenset[int]:
+    """A segment reader's deleted docnums (in the segment's numbering)."""
+    return leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
+
+
+def unfiltered_postings(leaf, fieldname: str, text: str):
+    """A segment reader's matcher of a term's postings, deleted documents included:
+    Whoosh otherwise wraps the matcher in one that skips them a posting at a time,
+    which has no blocks to read."""
     matcher = leaf.postings(fieldname, text)
-    deleted = leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
-    return (matcher.child if deleted else matcher), deleted
+    return matcher.child if deleted_docnums(leaf) else matcher
 
 
 def block_writer(fieldwriter):

@@ -35,6 +35,7 @@ from whoosh.filedb.filestore import FileStorage, Storage
 
 from tui.core.index import sidedata
 from tui.core.index.analysis import words
+from tui.core.index.postarrays import ArraysWriter
 from tui.core.index.postings import Postings
 from tui.core.index.reuse import (
     Block, FileKey, Piece, Previous, link_files, plan, runs_for,
@@ -162,8 +163,10 @@ def _write_segment(writer, files: list[Part], spill_dir: str | None,
             if progress:
                 progress(1)
         # Whoosh's own flush then finds its posting pool empty and only closes the files.
+        arrays = ArraysWriter(writer.storage, writer.newsegment.segment_id())
         counts = postings.write(writer.fieldwriter, writer.schema, data.lengths,
-                                starts=starts or [0])
+                                starts=starts or [0], arrays=arrays)
+        arrays.close()
         data.words, data.terms = list(word_ids), counts.terms
         for part, (terms, frequencies) in zip(data.parts, counts.runs):
             part.terms, part.counts = terms, frequencies

@@ -16,7 +16,7 @@ from pathlib import Path
 DERIVING_PACKAGES = ("lists", "naming", "render")
 """The core packages whose code decides what the index holds, every module of each."""
 DERIVING_MODULES = ("index/aliases", "index/analysis", "index/builder", "index/fields",
-                    "index/norms", "index/postings", "index/sidedata",
+                    "index/norms", "index/postarrays", "index/postings", "index/sidedata",
                     "index/schema", "index/sidefiles", "index/termtable", "model")
 """The other core modules that do, as paths below `tui/core` without `.py`."""
 

@@ -36,6 +36,7 @@ from whoosh.fields import Schema
 from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
+from tui.core.index.postarrays import ArraysWriter
 from tui.core.whoosh_compat import block_limit, block_writer, fill_block, write_block
 
 SPILL_AFTER = 12_000_000
@@ -155,14 +156,16 @@ class Postings:
 
     def write(self, fieldwriter: W3FieldWriter, schema: Schema,
               lengths: Mapping[str, Sequence[int]], count_field: str = "text",
-              starts: Sequence[int] = (0,)) -> TermCounts:
+              starts: Sequence[int] = (0,), arrays: ArraysWriter | None = None,
+              ) -> TermCounts:
         """Write every posting list through `fieldwriter`, fields and terms in order;
         returns each `count_field` term's document frequency in each run of docnums
         beginning at `starts` (ascending: the segment's lists, so that a list removed
         later takes its own words out of the prefix table).
 
         `lengths` holds each scored field's length per docnum; Whoosh records the
-        shortest and longest (as its one-byte approximation) in every block. The run
+        shortest and longest (as its one-byte approximation) in every block. The lists
+        of those fields also go to `arrays` when given (see `postarrays`). The run
         files are deleted afterwards.
         """
         counts = TermCounts([], [(array("I"), array("I")) for _ in starts])
@@ -185,6 +188,8 @@ class Postings:
                 ids, weights, values = _columns(payloads)
                 if name == count_field:
                     counts.add(term.decode("utf-8"), starts, ids)
+                if arrays is not None and column is not None:
+                    arrays.add(name, term, ids, weights)
                 fieldwriter.start_term(term)
                 for begin in range(0, len(ids), limit):
                     end = begin + limit

@@ -24,7 +24,8 @@ from whoosh import query as wq
 from tui.core.index.members import byte_map
 from tui.core.index.norms import K1
 from tui.core.index.tiers import Tier, impact_scores, impacts, tiers
-from tui.core.whoosh_compat import posting_blocks, unfiltered_postings
+from tui.core.index.postarrays import SegmentArrays
+from tui.core.whoosh_compat import deleted_docnums, posting_blocks, unfiltered_postings
 
 Scores = dict[int, float]
 Postings = tuple[array, array]
@@ -48,6 +49,8 @@ class PostingCache:
         # bench/scale.py over 250k papers hold about 10M postings' worth, and the
         # bound leaves room for three times that, under the reader's memory goal.
         self._reader = reader
+        self._arrays: dict[str, SegmentArrays | None] = {}
+        """Each segment's arrays (`postarrays`), by segment id, opened when first read."""
         self._max = max_postings
         self._held = 0
         self._lists: OrderedDict[tuple[str, str], Postings] = OrderedDict()
@@ -59,10 +62,17 @@ class PostingCache:
         if found is not None:
             self._lists.move_to_end(key)
             return found
-        found = read_postings(self._reader, fieldname, text)
+        found = read_postings(self._reader, fieldname, text, self.arrays_of)
         self._lists[key] = found
         self._hold(len(found[0]))
         return found
+
+    def arrays_of(self, leaf) -> SegmentArrays | None:
+        """A segment reader's arrays (`postarrays`), None when it has none."""
+        segment_id = leaf.segment().segment_id()
+        if segment_id not in self._arrays:
+            self._arrays[segment_id] = SegmentArrays.open(leaf.storage(), segment_id)
+        return self._arrays[segment_id]
 
     def beside(self, fieldname: str, text: str, kind: str,
                make: Callable[[Postings], tuple[T, int]]) -> T:
@@ -87,20 +97,27 @@ class PostingCache:
             self._held -= len(ids) + sum(c for _, c in self._beside.pop(gone, {}).values())
 
 
-def read_postings(reader, fieldname: str, text: str) -> Postings:
+def read_postings(reader, fieldname: str, text: str,
+                  arrays: Callable[[object], SegmentArrays | None] = lambda leaf: None,
+                  ) -> Postings:
     """All (docnums, term frequencies) of a term, across segments, as arrays; deleted
-    documents (of lists removed from a reused segment) left out."""
+    documents (of lists removed from a reused segment) left out. `arrays` gives a
+    segment reader's arrays (`postarrays`), read in place of Whoosh's blocks."""
     ids, weights = array("i"), array("f")
     for leaf, base in reader.leaf_readers():
         if (fieldname, text) not in leaf:
             continue
-        # Deleted documents are filtered here, a block at a time: they are whole lists,
-        # so most blocks lie outside their span and are taken as they are.
-        matcher, deleted = unfiltered_postings(leaf, fieldname, text)
+        deleted = deleted_docnums(leaf)
         low, high = (min(deleted) + base, max(deleted) + base) if deleted else (0, -1)
+        found = arrays(leaf)
+        whole = found.postings(fieldname, text, base) if found is not None else None
         try:
             # Block access: the leaf matcher decodes a whole block of ids and weights.
-            for block, block_weights in posting_blocks(matcher, base):
+            for block, block_weights in ([whole] if whole is not None else
+                                         posting_blocks(unfiltered_postings(leaf, fieldname,
+                                                                            text), base)):
+                # Deleted documents are whole lists, so most blocks lie outside their
+                # span and are taken as they are.
                 if deleted and block and block[0] <= high and block[-1] >= low:
                     kept = [(d, w) for d, w in zip(block, block_weights)
                             if d - base not in deleted]

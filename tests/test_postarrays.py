@@ -1,0 +1,99 @@
+"""Posting lists read from the segments' arrays (`postarrays`) are Whoosh's own lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_incremental import SOURCES, _cut
+from tui.core.index import postarrays
+from tui.core.index.library import Library, open_library
+from tui.core.index.postarrays import DATA_EXT, DIRECTORY_EXT, SegmentArrays
+from tui.core.index.schema import SCORED_FIELDS
+from tui.core.index.scorer import PostingCache, read_postings
+from tui.core.search.search import search
+
+pytestmark = pytest.mark.skipif(not (Path(__file__).parent.parent.parent / "shared").is_dir(),
+                                reason="needs the shared corpora")
+
+
+def _library_with_deletions(tmp_path: Path) -> Library:
+    """A library of two segments, the first holding a removed list's deleted papers."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES]
+    open_library(files, str(tmp_path / "ix")).close()  # small lists: one segment
+    kept = files[:1] + files[2:]
+    open_library(kept, str(tmp_path / "ix")).close()  # one list of five removed from it
+    # And a list added after it: a segment of its own.
+    library = open_library([*kept, _cut(SOURCES[1], lists, slice(0, 30))], str(tmp_path / "ix"))
+    assert library.searcher.reader().has_deletions(), "a removed list left deleted papers"
+    return library
+
+
+def _every_list(library: Library) -> list[tuple[str, str]]:
+    reader = library.searcher.reader()
+    return [(field, term.decode("utf-8")) for field, term in reader.all_terms()
+            if field in SCORED_FIELDS]
+
+
+def _arrays(library: Library):
+    """What the library's posting cache reads a segment's arrays with."""
+    return PostingCache(library.searcher.reader()).arrays_of
+
+
+def test_every_list_read_from_the_arrays_is_whooshs(tmp_path: Path) -> None:
+    with _library_with_deletions(tmp_path) as library:
+        reader = library.searcher.reader()
+        arrays = _arrays(library)
+        leaves = [leaf for leaf, _ in reader.leaf_readers()]
+        assert len(leaves) == 2 and all(arrays(leaf) is not None for leaf in leaves)
+        keys = _every_list(library)
+        assert {"text", "name", "title"} <= {f for f, _ in keys} and len(keys) > 1000
+        for field, term in keys:
+            assert read_postings(reader, field, term, arrays) == \
+                read_postings(reader, field, term), (field, term)
+        # A field that is not scored (a paper's id) has no arrays: Whoosh reads it.
+        field, term = next((f, t) for f, t in reader.all_terms() if f not in SCORED_FIELDS)
+        assert all(arrays(leaf).postings(field, term.decode(), 0) is None for leaf in leaves)
+        assert read_postings(reader, field, term.decode(), arrays)[0]
+
+
+def test_a_segment_whose_keys_share_a_hash_is_read_through_whoosh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists, slice(0, 30)) for s in SOURCES[:2]]
+    with open_library(files, str(tmp_path / "plain")) as library:
+        expected = [(h.paper.id, h.score) for h in search(library, "gaussian process").hits]
+    monkeypatch.setattr(postarrays, "key_hash", lambda field, term: len(term) % 3)
+    with open_library(files, str(tmp_path / "ix")) as library:
+        folder = library.index_path
+        assert list(folder.glob(f"*{DATA_EXT}")) and not list(folder.glob(f"*{DIRECTORY_EXT}"))
+        reader = library.searcher.reader()
+        assert all(_arrays(library)(leaf) is None for leaf, _ in reader.leaf_readers())
+        assert [(h.paper.id, h.score) for h in search(library, "gaussian process").hits] \
+            == expected
+
+
+def test_a_directory_of_another_format_or_byte_order_is_not_read(tmp_path: Path) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(SOURCES[0], lists, slice(0, 30))]
+    with open_library(files, str(tmp_path / "ix")) as library:
+        reader = library.searcher.reader()
+        (leaf, _), = reader.leaf_readers()
+        segment_id = leaf.segment().segment_id()
+        storage = leaf.storage()
+        assert SegmentArrays.open(storage, segment_id) is not None
+        path = library.index_path / (segment_id + DIRECTORY_EXT)
+        data = path.read_bytes()
+        magic = postarrays._MAGIC
+        other = b"b" if magic.endswith(b"l") else b"l"
+        for changed in (magic[:-1] + other + data[len(magic):],  # the other byte order
+                        data[:-4]):  # cut short
+            path.write_bytes(changed)
+            assert SegmentArrays.open(storage, segment_id) is None
+        path.unlink()
+        assert SegmentArrays.open(storage, segment_id) is None
