@@ -74,7 +74,8 @@ def open_at(root: Path):
 # Damage between runs -----------------------------------------------------------------
 
 FILES = {
-    "postings": "*.pst", "terms": "*.trm", "stored fields": "*._stored.col",
+    "postings": "*.pst", "posting arrays": "*.pa", "posting directory": "*.pad",
+    "terms": "*.trm", "stored fields": "*._stored.col",
     "toc": "_MAIN_*.toc", "metadata": "paperscope.json", "prefix table": "prefixes.json",
     "vocabulary": "words.json", "text norms": "norms-text.bin",
     "whoosh lengths": "*._text_len.col",
@@ -186,7 +187,8 @@ DURING: dict[str, Callable[[Path, Path], None]] = {
     "rebuilt by another process": rebuild_elsewhere,
     "lists edited, indexed by another process": edit_and_index_elsewhere,
     "every file truncated": lambda root, folder: damage(folder, "*", "empty"),
-    "postings truncated": lambda root, folder: damage(folder, FILES["postings"], "empty"),
+    # The arrays are what a search reads of the postings (see `postarrays`).
+    "postings truncated": lambda root, folder: damage(folder, FILES["posting arrays"], "empty"),
     "side files deleted": lambda root, folder: damage(folder, "*.json", "deleted"),
 }
 
