@@ -221,7 +221,7 @@ def test_a_fresh_library_survives_its_folder_going_away(seeds: Path, tmp_path: P
         assert lib.notices == [], "nothing needed reopening"
 
 
-@pytest.mark.parametrize("pattern", ["*.pa", "*.trm", "*.json", "*"])
+@pytest.mark.parametrize("pattern", ["*.pa", "*.pad", "*.json", "*"])
 def test_files_truncated_under_an_open_library_are_rebuilt(seeds: Path, tmp_path: Path,
                                                            pattern: str) -> None:
     with open_at(seeds, tmp_path / "ix") as lib:

@@ -54,9 +54,17 @@ def test_every_list_read_from_the_arrays_is_whooshs(tmp_path: Path) -> None:
         for field, term in keys:
             assert read_postings(reader, field, term, arrays) == \
                 read_postings(reader, field, term), (field, term)
+        # The directories count each term's papers as Whoosh does, and know which
+        # terms a segment lacks, here or anywhere.
+        cache = PostingCache(reader)
+        absent = [("text", "zzzqx"), ("name", "text"), ("title", "")]
+        for field, term in keys[::7] + absent:
+            assert cache.doc_frequency(field, term) == reader.doc_frequency(field, term)
+        assert any(arrays(leaf).count(f, t) == 0 for leaf in leaves for f, t in keys)
         # A field that is not scored (a paper's id) has no arrays: Whoosh reads it.
         field, term = next((f, t) for f, t in reader.all_terms() if f not in SCORED_FIELDS)
-        assert all(arrays(leaf).postings(field, term.decode(), 0) is None for leaf in leaves)
+        assert all(arrays(leaf).postings(field, term.decode(), 0) is None
+                   and arrays(leaf).count(field, term.decode()) is None for leaf in leaves)
         assert read_postings(reader, field, term.decode(), arrays)[0]
 
 
@@ -67,7 +75,7 @@ def test_a_segment_whose_keys_share_a_hash_is_read_through_whoosh(
     files = [_cut(s, lists, slice(0, 30)) for s in SOURCES[:2]]
     with open_library(files, str(tmp_path / "plain")) as library:
         expected = [(h.paper.id, h.score) for h in search(library, "gaussian process").hits]
-    monkeypatch.setattr(postarrays, "key_hash", lambda field, term: len(term) % 3)
+    monkeypatch.setattr(postarrays, "key_hash", lambda field, term: (len(term) % 3, 0))
     with open_library(files, str(tmp_path / "ix")) as library:
         folder = library.index_path
         assert list(folder.glob(f"*{DATA_EXT}")) and not list(folder.glob(f"*{DIRECTORY_EXT}"))
@@ -77,7 +85,7 @@ def test_a_segment_whose_keys_share_a_hash_is_read_through_whoosh(
             == expected
 
 
-def test_a_directory_of_another_format_or_byte_order_is_not_read(tmp_path: Path) -> None:
+def test_a_directory_of_another_byte_order_is_not_read_and_a_damaged_one_raises(tmp_path: Path) -> None:
     lists = tmp_path / "lists"
     lists.mkdir()
     files = [_cut(SOURCES[0], lists, slice(0, 30))]
@@ -91,9 +99,10 @@ def test_a_directory_of_another_format_or_byte_order_is_not_read(tmp_path: Path)
         data = path.read_bytes()
         magic = postarrays._MAGIC
         other = b"b" if magic.endswith(b"l") else b"l"
-        for changed in (magic[:-1] + other + data[len(magic):],  # the other byte order
-                        data[:-4]):  # cut short
-            path.write_bytes(changed)
-            assert SegmentArrays.open(storage, segment_id) is None
+        path.write_bytes(magic[:-1] + other + data[len(magic):])  # the other byte order
+        assert SegmentArrays.open(storage, segment_id) is None
+        path.write_bytes(data[:-4])  # damaged: the library then reopens the index
+        with pytest.raises(OSError):
+            SegmentArrays.open(storage, segment_id)
         path.unlink()
         assert SegmentArrays.open(storage, segment_id) is None

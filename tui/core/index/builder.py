@@ -163,7 +163,7 @@ def _write_segment(writer, files: list[Part], spill_dir: str | None,
             if progress:
                 progress(1)
         # Whoosh's own flush then finds its posting pool empty and only closes the files.
-        arrays = ArraysWriter(writer.storage, writer.newsegment.segment_id())
+        arrays = ArraysWriter(writer.storage, writer.newsegment.segment_id(), list(data.lengths))
         counts = postings.write(writer.fieldwriter, writer.schema, data.lengths,
                                 starts=starts or [0], arrays=arrays)
         arrays.close()

@@ -10,15 +10,18 @@ arrays (`<segment id>.pa`), and a directory (`<segment id>.pad`): the keys' 64-b
 hashes in order, and each list's offset and length. A list is then one read and two
 `frombytes`, its docnums summed from the gaps at C speed.
 
-Whoosh's term dictionary still says whether a segment holds a term: the directory is
-only asked for terms the segment holds, and the builder writes no directory when two
-of a segment's keys share a hash, so a hash always names one list. A segment without
-a directory (a collision, an index in memory, files of another byte order) is read
-from Whoosh's own files, which give the same lists.
+A directory also answers which terms a segment holds, and how many papers each: each
+key's entry carries a second, independent 32-bit hash, checked on every lookup, so a
+term the segment lacks is taken for another with a chance of one in 2^96; the builder
+writes no directory when two keys share the 64-bit hash, so a hash names one list. A
+segment without a directory (a collision, an index in memory, files of another byte
+order), and a field that has no arrays, are read from Whoosh's own files, which give
+the same lists.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from array import array
 from bisect import bisect_left
@@ -31,26 +34,28 @@ DATA_EXT = ".pa"
 """The extension of a segment's arrays, after the segment's id."""
 DIRECTORY_EXT = ".pad"
 """The extension of their directory."""
-_MAGIC = b"paperscope-postarrays-1-" + sys.byteorder.encode("ascii")[:1]
+_FORMAT = b"paperscope-postarrays-2-"
+_MAGIC = _FORMAT + sys.byteorder.encode("ascii")[:1]
 """A directory's first bytes: the format, and the byte order its arrays are in."""
 
 
-def key_hash(fieldname: str, term: bytes) -> int:
-    """The 64-bit hash a list is found by."""
-    digest = blake2b(fieldname.encode("utf-8") + b"\0" + term, digest_size=8).digest()
-    return int.from_bytes(digest, "little")
+def key_hash(fieldname: str, term: bytes) -> tuple[int, int]:
+    """The 64-bit hash a list is found by, and the 32-bit one its entry is checked by."""
+    digest = blake2b(fieldname.encode("utf-8") + b"\0" + term, digest_size=12).digest()
+    return int.from_bytes(digest[:8], "little"), int.from_bytes(digest[8:], "little")
 
 
 class ArraysWriter:
-    """Writes one segment's arrays, a list at a time in any order, then its directory."""
+    """Writes one segment's arrays of the lists of `fields`, a list at a time in any
+    order, then its directory."""
 
-    def __init__(self, storage, segment_id: str) -> None:
+    def __init__(self, storage, segment_id: str, fields: list[str]) -> None:
         self._storage = storage
         self._segment_id = segment_id
+        self._fields = sorted(fields)
         self._data = storage.create_file(segment_id + DATA_EXT)
-        self._hashes = array("Q")
-        self._offsets = array("Q")
-        self._counts = array("I")
+        self._hashes, self._checks = array("Q"), array("I")
+        self._offsets, self._counts = array("Q"), array("I")
         self._offset = 0
 
     def add(self, fieldname: str, term: bytes, ids: Sequence[int],
@@ -59,7 +64,9 @@ class ArraysWriter:
         gaps = array("i", map(sub, ids, chain((0,), ids)))
         self._data.write(gaps.tobytes())
         self._data.write(array("f", weights).tobytes())
-        self._hashes.append(key_hash(fieldname, term))
+        found, check = key_hash(fieldname, term)
+        self._hashes.append(found)
+        self._checks.append(check)
         self._offsets.append(self._offset)
         self._counts.append(len(ids))
         self._offset += 8 * len(ids)
@@ -73,12 +80,13 @@ class ArraysWriter:
         ordered = array("Q", map(hashes.__getitem__, order))
         if any(a == b for a, b in zip(ordered, islice(ordered, 1, None))):
             return
+        fields = json.dumps(self._fields).encode("utf-8")
         handle = self._storage.create_file(self._segment_id + DIRECTORY_EXT)
         try:
-            handle.write(_MAGIC + array("Q", [len(order)]).tobytes())
+            handle.write(_MAGIC + array("Q", [len(order), len(fields)]).tobytes() + fields)
             handle.write(ordered.tobytes())
-            handle.write(array("Q", map(self._offsets.__getitem__, order)).tobytes())
-            handle.write(array("I", map(self._counts.__getitem__, order)).tobytes())
+            for column in (self._checks, self._offsets, self._counts):
+                handle.write(array(column.typecode, map(column.__getitem__, order)).tobytes())
         finally:
             handle.close()
 
@@ -86,16 +94,20 @@ class ArraysWriter:
 class SegmentArrays:
     """One segment's arrays, found by their directory."""
 
-    def __init__(self, storage, segment_id: str, hashes: array, offsets: array,
-                 counts: array) -> None:
+    def __init__(self, storage, segment_id: str, fields: frozenset[str],
+                 columns: list[array]) -> None:
         self._storage = storage
         self._name = segment_id + DATA_EXT
-        self._hashes, self._offsets, self._counts = hashes, offsets, counts
+        self.fields = fields
+        """The fields whose lists are all here: a term of one that is not, the segment
+        does not hold."""
+        self._hashes, self._checks, self._offsets, self._counts = columns
 
     @classmethod
     def open(cls, storage, segment_id: str) -> SegmentArrays | None:
-        """The segment's arrays; None when it has no readable directory of this format
-        and byte order (its lists are then read through Whoosh)."""
+        """The segment's arrays; None when it has no directory of this format and byte
+        order (its lists are then read through Whoosh). Raises OSError for a damaged
+        one."""
         name = segment_id + DIRECTORY_EXT
         if not (storage.file_exists(name) and storage.file_exists(segment_id + DATA_EXT)):
             return None
@@ -104,27 +116,49 @@ class SegmentArrays:
             data = handle.read()
         finally:
             handle.close()
-        start = len(_MAGIC) + 8
+        start = len(_MAGIC) + 16
+        if data.startswith(_FORMAT) and not data.startswith(_MAGIC):
+            return None  # written on a machine of the other byte order
         if not data.startswith(_MAGIC) or len(data) < start:
-            return None
-        count = array("Q", data[len(_MAGIC):start])[0]
-        if len(data) != start + 20 * count:
-            return None
+            raise OSError(f"{name}: not a directory of posting arrays")
+        count, size = array("Q", data[len(_MAGIC):start])
+        if len(data) != start + size + 24 * count:  # the library reopens a damaged index
+            raise OSError(f"{name}: {len(data)} bytes, not the {start + size + 24 * count} "
+                          "its header gives")
+        fields = frozenset(json.loads(data[start:start + size].decode("utf-8")))
+        start += size
         columns = []
-        for code, width in (("Q", 8), ("Q", 8), ("I", 4)):
+        for code, width in (("Q", 8), ("I", 4), ("Q", 8), ("I", 4)):
             column = array(code)
             column.frombytes(data[start:start + width * count])
             columns.append(column)
             start += width * count
-        return cls(storage, segment_id, *columns)
+        return cls(storage, segment_id, fields, columns)
+
+    def _find(self, fieldname: str, term: str) -> int:
+        """The entry of a term of one of `fields`; -1 when the segment lacks it."""
+        found, check = key_hash(fieldname, term.encode("utf-8"))
+        i = bisect_left(self._hashes, found)
+        if i < len(self._hashes) and self._hashes[i] == found and self._checks[i] == check:
+            return i
+        return -1
+
+    def count(self, fieldname: str, term: str) -> int | None:
+        """How many papers of the segment (deleted ones included) hold the term; None
+        for a field that has no arrays."""
+        if fieldname not in self.fields:
+            return None
+        i = self._find(fieldname, term)
+        return self._counts[i] if i >= 0 else 0
 
     def postings(self, fieldname: str, term: str, base: int) -> tuple[array, array] | None:
-        """The docnums (+ `base`) and weights of a term the segment holds; None when
-        it has no array of it (a field that is not scored)."""
-        wanted = key_hash(fieldname, term.encode("utf-8"))
-        i = bisect_left(self._hashes, wanted)
-        if i == len(self._hashes) or self._hashes[i] != wanted:
+        """The docnums (+ `base`) and weights of the term, deleted papers included;
+        None for a field that has no arrays."""
+        if fieldname not in self.fields:
             return None
+        i = self._find(fieldname, term)
+        if i < 0:
+            return array("i"), array("f")
         count = self._counts[i]
         handle = self._storage.open_file(self._name)
         try:

@@ -188,7 +188,7 @@ class Postings:
                 ids, weights, values = _columns(payloads)
                 if name == count_field:
                     counts.add(term.decode("utf-8"), starts, ids)
-                if arrays is not None and column is not None:
+                if arrays is not None and name in lengths:
                     arrays.add(name, term, ids, weights)
                 fieldwriter.start_term(term)
                 for begin in range(0, len(ids), limit):

@@ -67,6 +67,16 @@ class PostingCache:
         self._hold(len(found[0]))
         return found
 
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many documents hold the term, deleted ones included (as Whoosh counts):
+        from the segments' directories, which cost no lookup in Whoosh's term files."""
+        total = 0
+        for leaf, _ in self._reader.leaf_readers():
+            found = self.arrays_of(leaf)
+            count = found.count(fieldname, text) if found is not None else None
+            total += leaf.doc_frequency(fieldname, text) if count is None else count
+        return total
+
     def arrays_of(self, leaf) -> SegmentArrays | None:
         """A segment reader's arrays (`postarrays`), None when it has none."""
         segment_id = leaf.segment().segment_id()
@@ -105,12 +115,12 @@ def read_postings(reader, fieldname: str, text: str,
     segment reader's arrays (`postarrays`), read in place of Whoosh's blocks."""
     ids, weights = array("i"), array("f")
     for leaf, base in reader.leaf_readers():
-        if (fieldname, text) not in leaf:
+        found = arrays(leaf)
+        whole = found.postings(fieldname, text, base) if found is not None else None
+        if not (whole[0] if whole is not None else (fieldname, text) in leaf):
             continue
         deleted = deleted_docnums(leaf)
         low, high = (min(deleted) + base, max(deleted) + base) if deleted else (0, -1)
-        found = arrays(leaf)
-        whole = found.postings(fieldname, text, base) if found is not None else None
         try:
             # Block access: the leaf matcher decodes a whole block of ids and weights.
             for block, block_weights in ([whole] if whole is not None else
@@ -207,7 +217,7 @@ class Scorer:
         df = self._df.get(key)
         if df is None:
             df = self._df[key] = (len(self.postings(fieldname, text)[0]) if self._deletions
-                                  else self._reader.doc_frequency(fieldname, text))
+                                  else self._cache.doc_frequency(fieldname, text))
         return df
 
     def live(self) -> Iterable[int]:
