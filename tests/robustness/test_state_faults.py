@@ -53,7 +53,15 @@ def wait_for_line(proc: subprocess.Popen[bytes], timeout: float) -> bytes:
     if not ready:
         proc.kill()
         pytest.fail(f"the writer acknowledged nothing within {timeout} s: {proc.stderr.read()!r}")
-    return proc.stdout.readline()
+    # A byte at a time from the pipe itself: a buffered readline may take the next
+    # acknowledgements along, which `communicate` (reading the descriptor) then misses.
+    line, fd = b"", proc.stdout.fileno()
+    while not line.endswith(b"\n"):
+        byte = os.read(fd, 1)
+        if not byte:
+            break
+        line += byte
+    return line
 
 
 def temp_files(folder: Path) -> list[Path]:
