@@ -106,3 +106,15 @@ def test_a_directory_of_another_byte_order_is_not_read_and_a_damaged_one_raises(
             SegmentArrays.open(storage, segment_id)
         path.unlink()
         assert SegmentArrays.open(storage, segment_id) is None
+
+
+def test_the_hash_is_hashlibs_blake2b() -> None:
+    """The module takes blake2b from hashlib's own implementation module, which spares
+    a search the OpenSSL bindings: it must be the very function hashlib gives."""
+    import hashlib
+
+    assert postarrays.blake2b is hashlib.blake2b
+    key = ("text", b"kernel")
+    digest = hashlib.blake2b(b"text\0kernel", digest_size=12).digest()
+    assert postarrays.key_hash(*key) == (int.from_bytes(digest[:8], "little"),
+                                         int.from_bytes(digest[8:], "little"))
