@@ -2,9 +2,9 @@
 
 Whoosh's own matchers score one posting at a time through several layers of Python
 calls: about 30 ms for a single common term over 21k abstracts, and over a second for a
-short prefix. This module reads a term's postings block by block (ids and term
-frequencies come back as arrays), keeps recently used lists in memory while the library
-is open, and scores them at C speed from each posting's impact, kept beside the list
+short prefix. This module reads a term's postings whole from each segment's arrays
+(`postarrays`; Whoosh's blocks, a block at a time, where a segment has none), keeps
+recently used lists in memory while the library is open, and scores them at C speed from each posting's impact, kept beside the list
 (`tiers`), which is an order of magnitude faster.
 
 Scores are per-field BM25 (k1 1.2, b 0.75, Lucene's idf), summed over fields with the
