@@ -99,7 +99,7 @@ def test_the_import_graph_sees_late_and_type_only_imports() -> None:
 
 # -- other libraries' private names ----------------------------------------------------
 
-COMPAT_MODULES = {"tui.app.compat", "tui.core.whoosh_compat"}
+COMPAT_MODULES = {"tui.app.compat", "tui.core.whoosh_compat", "tui.core.python_compat"}
 """The one module per library allowed to use its private names."""
 
 

@@ -109,8 +109,8 @@ def test_a_directory_of_another_byte_order_is_not_read_and_a_damaged_one_raises(
 
 
 def test_the_hash_is_hashlibs_blake2b() -> None:
-    """The module takes blake2b from hashlib's own implementation module, which spares
-    a search the OpenSSL bindings: it must be the very function hashlib gives."""
+    """blake2b comes from hashlib's own implementation module (`python_compat`), which
+    spares a search the OpenSSL bindings: it must be the very function hashlib gives."""
     import hashlib
 
     assert postarrays.blake2b is hashlib.blake2b

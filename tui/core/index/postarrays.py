@@ -29,10 +29,7 @@ from collections.abc import Sequence
 from itertools import accumulate, chain, islice
 from operator import sub
 
-try:  # hashlib's own blake2b, without the OpenSSL bindings hashlib loads (3 ms a start)
-    from _blake2 import blake2b
-except ImportError:  # another Python: hashlib's, the same function
-    from hashlib import blake2b
+from tui.core.python_compat import blake2b
 
 DATA_EXT = ".pa"
 """The extension of a segment's arrays, after the segment's id."""
