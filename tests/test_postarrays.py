@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_incremental import SOURCES, _cut
+from tests.test_incremental import CORPORA, SOURCES, _cut
 from tui.core.index import postarrays
 from tui.core.index.library import Library, open_library
 from tui.core.index.postarrays import DATA_EXT, DIRECTORY_EXT, SegmentArrays
@@ -14,8 +14,7 @@ from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.scorer import PostingCache, read_postings
 from tui.core.search.search import search
 
-pytestmark = pytest.mark.skipif(not (Path(__file__).parent.parent.parent / "shared").is_dir(),
-                                reason="needs the shared corpora")
+needs_corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason="needs the shared corpora")
 
 
 def _library_with_deletions(tmp_path: Path) -> Library:
@@ -43,6 +42,7 @@ def _arrays(library: Library):
     return PostingCache(library.searcher.reader()).arrays_of
 
 
+@needs_corpora
 def test_every_list_read_from_the_arrays_is_whooshs(tmp_path: Path) -> None:
     with _library_with_deletions(tmp_path) as library:
         reader = library.searcher.reader()
@@ -68,6 +68,7 @@ def test_every_list_read_from_the_arrays_is_whooshs(tmp_path: Path) -> None:
         assert read_postings(reader, field, term.decode(), arrays)[0]
 
 
+@needs_corpora
 def test_a_segment_whose_keys_share_a_hash_is_read_through_whoosh(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lists = tmp_path / "lists"
@@ -85,7 +86,9 @@ def test_a_segment_whose_keys_share_a_hash_is_read_through_whoosh(
             == expected
 
 
-def test_a_directory_of_another_byte_order_is_not_read_and_a_damaged_one_raises(tmp_path: Path) -> None:
+@needs_corpora
+def test_a_directory_of_another_byte_order_is_not_read_and_a_damaged_one_raises(
+        tmp_path: Path) -> None:
     lists = tmp_path / "lists"
     lists.mkdir()
     files = [_cut(SOURCES[0], lists, slice(0, 30))]

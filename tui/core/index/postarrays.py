@@ -12,7 +12,8 @@ hashes in order, and each list's offset and length. A list is then one read and 
 
 A directory also answers which terms a segment holds, and how many papers each: each
 key's entry carries a second, independent 32-bit hash, checked on every lookup, so a
-term the segment lacks is taken for another with a chance of one in 2^96; the builder
+term the segment lacks is taken for another with a chance of about n in 2^96 (n the
+segment's keys); the builder
 writes no directory when two keys share the 64-bit hash, so a hash names one list. A
 segment without a directory (a collision, an index in memory, files of another byte
 order), and a field that has no arrays, are read from Whoosh's own files, which give

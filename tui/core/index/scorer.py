@@ -4,8 +4,9 @@ Whoosh's own matchers score one posting at a time through several layers of Pyth
 calls: about 30 ms for a single common term over 21k abstracts, and over a second for a
 short prefix. This module reads a term's postings whole from each segment's arrays
 (`postarrays`; Whoosh's blocks, a block at a time, where a segment has none), keeps
-recently used lists in memory while the library is open, and scores them at C speed from each posting's impact, kept beside the list
-(`tiers`), which is an order of magnitude faster.
+recently used lists in memory while the library is open, and scores them at C speed
+from each posting's impact, kept beside the list (`tiers`), which is an order of
+magnitude faster.
 
 Scores are per-field BM25 (k1 1.2, b 0.75, Lucene's idf), summed over fields with the
 field boosts of the query. Query nodes it does not know (phrases, fuzzy terms) are
@@ -117,15 +118,19 @@ def read_postings(reader, fieldname: str, text: str,
     for leaf, base in reader.leaf_readers():
         found = arrays(leaf)
         whole = found.postings(fieldname, text, base) if found is not None else None
-        if not (whole[0] if whole is not None else (fieldname, text) in leaf):
+        if whole is not None:
+            if not whole[0]:
+                continue
+            blocks: Iterable[tuple[array, Sequence[float]]] = [whole]
+        elif (fieldname, text) in leaf:
+            # Block access: the leaf matcher decodes a whole block of ids and weights.
+            blocks = posting_blocks(unfiltered_postings(leaf, fieldname, text), base)
+        else:
             continue
         deleted = deleted_docnums(leaf)
         low, high = (min(deleted) + base, max(deleted) + base) if deleted else (0, -1)
         try:
-            # Block access: the leaf matcher decodes a whole block of ids and weights.
-            for block, block_weights in ([whole] if whole is not None else
-                                         posting_blocks(unfiltered_postings(leaf, fieldname,
-                                                                            text), base)):
+            for block, block_weights in blocks:
                 # Deleted documents are whole lists, so most blocks lie outside their
                 # span and are taken as they are.
                 if deleted and block and block[0] <= high and block[-1] >= low:
