@@ -81,6 +81,11 @@ def tied_library(tmp_path_factory: pytest.TempPathFactory):
     library.close()
 
 
+def _marks(part: tiers.Tier) -> bytes:
+    """A byte per posting of the part's `ids`: 1 for those the part holds."""
+    return part.mask if part.mask is not None else bytes([1]) * len(part.ids)
+
+
 def _vocabulary(library: Library) -> dict[str, list[str]]:
     """Each field's index terms, common and rare alike."""
     reader = library.searcher.reader()
@@ -181,12 +186,11 @@ def test_lists_split_fine_rank_as_the_exhaustive_scorer(corpus_library, monkeypa
         for word in words:  # each part's bound holds for each of its postings
             parts = library.scorer.tiers("text", word)
             ids, tfs = library.scorer.postings("text", word)
-            held = {d: r for p in parts for d, r in zip(p.ids, p.impacts)
-                    if p.below is None or r < p.below}
+            held = {d: r for p in parts for d, r, m in zip(p.ids, p.impacts, _marks(p)) if m}
             assert sum(len(p) for p in parts) == len(held) == len(ids)
             assert held == dict(zip(ids, tiers.impacts(ids, tfs, norm)))
-            assert all(r <= p.ratio for p in parts for d, r in zip(p.ids, p.impacts)
-                       if p.below is None or r < p.below)
+            assert all(r <= p.ratio for p in parts
+                       for d, r, m in zip(p.ids, p.impacts, _marks(p)) if m)
         _check_random(library, "topk-split", 200)
     finally:
         library.close()

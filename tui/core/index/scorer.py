@@ -260,8 +260,11 @@ class Scorer:
         """The term's postings in parts of falling impact, each with its bound (`tiers`)."""
         def make(postings: Postings) -> tuple[list[Tier], int]:
             made = tiers(postings[0], self.impacts(fieldname, text))
-            # A split list's top part is a copy: docnums and impacts, 12 bytes each.
-            return made, len(made[0].ids) * 3 // 2 if len(made) > 1 else 0
+            # A split list's top part is a copy: docnums and impacts, 12 bytes each;
+            # the rest's mask a byte per posting of the list.
+            if len(made) < 2:
+                return made, 0
+            return made, len(made[0].ids) * 3 // 2 + len(postings[0]) // 8
 
         return self._cache.beside(fieldname, text, "tiers", make)
 

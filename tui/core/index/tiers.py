@@ -16,7 +16,8 @@ whichever path gives it.
 Each list's impacts are computed once (`impacts`) and kept beside it in the posting
 cache, 8 bytes a posting; the split is made from them when pruning first asks, and
 only its top part is copied (12 bytes a posting of it). The rest is the whole list's
-postings under the cut, told apart by a comparison at C speed when it is scored.
+postings under the cut, marked by a byte each (`Tier.mask`), which scoring it reads at
+C speed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
-from operator import and_
+from operator import and_, not_
 
 from tui.core.index.members import Selection
 from tui.core.index.norms import K1
@@ -44,15 +45,17 @@ _BISECT_RATIO = 16
 @dataclass(frozen=True)
 class Tier:
     """Part of a term's postings: docnums ascending, each with its impact; with
-    `below`, only those whose impact is under it (the rest of a split list, which
-    shares the whole list's arrays instead of copying them)."""
+    `mask`, only the postings it marks (the rest of a split list, which shares the
+    whole list's arrays instead of copying them)."""
 
     ids: array
     impacts: array
     """Each posting's tf / (tf + norm), as `impacts` gives it."""
     ratio: float
     """No posting of the part has a larger impact."""
-    below: float | None = None
+    mask: bytes | None = None
+    """A byte per posting of `ids`: 1 for those in the part (None: all). Made once
+    with the split, so that scoring the part costs no comparison per posting."""
     size: int = -1
     """How many postings the part has (-1: all of `ids`)."""
 
@@ -62,43 +65,42 @@ class Tier:
     def scores(self, scale: float, candidates: Collection[int] | Selection | None = None,
                ) -> dict[int, float]:
         """Each posting's `scale` × impact, of every posting or of `candidates`' only."""
-        return impact_scores(self.ids, self.impacts, scale, candidates, self.below)
+        return impact_scores(self.ids, self.impacts, scale, candidates, self.mask)
 
 
 def impact_scores(ids: array, impacts: array, scale: float,
                   candidates: Collection[int] | Selection | None = None,
-                  below: float | None = None) -> dict[int, float]:
+                  mask: bytes | None = None) -> dict[int, float]:
     """`scale` × impact of each posting (docnums ascending), of every posting or of
-    `candidates`' only, and only of those whose impact is under `below` when given;
-    at C speed but for few candidates against a long list, looked up one by one."""
+    `candidates`' only, and only of those `mask` marks when given; at C speed but for
+    few candidates against a long list, looked up one by one."""
     if isinstance(candidates, Selection):
         if candidates.count * _BISECT_RATIO >= len(ids):
-            return _held(ids, impacts, scale, map(candidates.marks.__getitem__, ids), below)
+            return _held(ids, impacts, scale, map(candidates.marks.__getitem__, ids), mask)
         candidates = candidates.docnums
     if candidates is None:
-        if below is None:
+        if mask is None:
             return dict(zip(ids, map(scale.__mul__, impacts)))
-        return _held(ids, impacts, scale, None, below)
+        return _held(ids, impacts, scale, None, mask)
     if len(candidates) * _BISECT_RATIO >= len(ids):
-        return _held(ids, impacts, scale, map(candidates.__contains__, ids), below)
+        return _held(ids, impacts, scale, map(candidates.__contains__, ids), mask)
     found = {}
     for docnum in candidates:  # few candidates against a long list: look each one up
         i = bisect_left(ids, docnum)
-        if i < len(ids) and ids[i] == docnum and (below is None or impacts[i] < below):
+        if i < len(ids) and ids[i] == docnum and (mask is None or mask[i]):
             found[docnum] = scale * impacts[i]
     return found
 
 
 def _held(ids: array, impacts: array, scale: float, chosen: Iterator[object] | None,
-          below: float | None) -> dict[int, float]:
+          mask: bytes | None) -> dict[int, float]:
     """The scores of the postings `chosen` marks (truthy, one per posting; all when
-    None) whose impact is under `below` (all when None)."""
-    if below is not None:
-        under = map(below.__gt__, impacts)
-        chosen = under if chosen is None else map(and_, chosen, under)
-    held = list(chosen) if chosen is not None else None
-    if held is None:
+    None) that `mask` marks (all when None)."""
+    if mask is not None:
+        chosen = mask if chosen is None else map(and_, chosen, mask)
+    if chosen is None:
         return dict(zip(ids, map(scale.__mul__, impacts)))
+    held = chosen if isinstance(chosen, bytes) else list(chosen)  # read twice
     return dict(zip(compress(ids, held), map(scale.__mul__, compress(impacts, held))))
 
 
@@ -125,7 +127,7 @@ def tiers(ids: array, impact: array) -> list[Tier]:
     if len(top) == len(ids):  # the cut is the smallest ratio: nothing to split off
         return [whole]
     # The rest are below the cut, so it bounds them; they are the whole list's
-    # postings under it, told apart by the same comparison, so that every posting is
+    # postings under it, marked as those the top part leaves, so that every posting is
     # in exactly one part and only the top part is copied.
     return [Tier(top, array("d", compress(impact, high)), whole.ratio),
-            Tier(ids, impact, cut, cut, len(ids) - len(top))]
+            Tier(ids, impact, cut, bytes(map(not_, high)), len(ids) - len(top))]

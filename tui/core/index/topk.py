@@ -38,7 +38,7 @@ docnums, as sets or as byte maps (`members`).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 
@@ -133,10 +133,12 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
             leaves += [_Leaf(unit.fieldname, tier, scale, scale * tier.ratio)
                        for tier in scorer.tiers(unit.fieldname, text)]
 
-    def score(leaf: _Leaf, candidates: set[int] | Selection | None) -> Scores:
+    def score(leaf: _Leaf, candidates: Collection[int] | Selection | None) -> Scores:
         tier = leaf.tier
         if tier is None:
             if not isinstance(candidates, Selection):
+                if candidates is not None and not isinstance(candidates, set):
+                    candidates = set(candidates)
                 return scorer.evaluate(leaf.unit, candidates)
             marks = candidates.marks
             return {d: v for d, v in scorer.evaluate(leaf.unit).items() if marks[d]}
@@ -153,7 +155,7 @@ def _bound(scorer: Scorer, term: wq.Term) -> float:
     return scorer.scale(term.fieldname, text, term.boost) * parts[0].ratio if parts else 0.0
 
 
-def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
+def _survivors(score: Callable[[_Leaf, Collection[int] | Selection | None], Scores],
                leaves: list[_Leaf], k: int, within: set[int] | Selection | None,
                ) -> set[int]:
     """Every paper that may be among the best `k` (see the module docstring), among
@@ -176,44 +178,50 @@ def _survivors(score: Callable[[_Leaf, set[int] | Selection | None], Scores],
         add_scores(partial, scored)
         # Partial scores only grow, so the k best are among the k best before and
         # the papers just scored: θ, the k-th best, is found among those alone.
-        theta, best = _kth(partial, best | scored.keys(), k)
+        theta, best = _kth(partial, best, scored, k)
         i += 1
     # The rest only for the papers seen, those that can still reach θ: the highest
     # bounds first, so that what is left, and the papers that can still reach θ,
     # shrink fastest.
     leaves[i:] = sorted(leaves[i:], key=lambda f: -f.bound)
     rest[i:] = _suffix_sums(leaves[i:])
-    value_of = partial.__getitem__
-    alive = _reaching(partial.keys(), value_of, theta, rest[i])
+    # The papers that can are kept with their partial scores, which only they need.
+    alive = _reaching(partial, theta, rest[i])
     while i < len(leaves) and alive:
-        scored = score(leaves[i], alive)
-        add_scores(partial, scored)
-        theta, best = _kth(partial, best | scored.keys(), k)
+        scored = score(leaves[i], alive.keys())
+        add_scores(alive, scored)
+        # The k best reach θ, so they are among the papers kept.
+        theta, best = _kth(alive, best, scored, k)
         i += 1
-        alive = _reaching(alive, value_of, theta, rest[i])
-    return alive
+        alive = _reaching(alive, theta, rest[i])
+    return set(alive)
 
 
-def _kth(partial: dict[int, float], pool: Iterable[int], k: int) -> tuple[float, set[int]]:
-    """The k-th best partial score among the papers of `pool` (0 when fewer than k),
-    and those of them at or above it."""
-    docnums = list(pool)
+def _kth(partial: dict[int, float], best: set[int], scored: Scores, k: int,
+         ) -> tuple[float, set[int]]:
+    """The k-th best partial score among the papers of `best` and `scored` (0 when
+    fewer than k), and those of them at or above it. The papers just scored are read
+    from `scored` at C speed; `best` (about k papers) adds those it does not hold."""
+    docnums = list(scored)
     values = list(map(partial.__getitem__, docnums))
+    others = [d for d in best if d not in scored]
+    if others:
+        docnums += others
+        values += map(partial.__getitem__, others)
     if len(values) < k:
         return 0.0, set(docnums)
     kth = heapq.nlargest(k, values)[-1]
     return kth, set(compress(docnums, map(kth.__le__, values)))
 
 
-def _reaching(docs: Iterable[int], value_of: Callable[[int], float], theta: float,
-              rest: float) -> set[int]:
-    """The papers of `docs` whose partial score plus `rest` may reach `theta` (with the
-    margin on the safe side)."""
+def _reaching(partial: dict[int, float], theta: float, rest: float) -> dict[int, float]:
+    """The papers of `partial` whose partial score plus `rest` may reach `theta` (with
+    the margin on the safe side), with their partial scores."""
     need = theta * (1.0 - MARGIN) / (1.0 + MARGIN) - rest * (1.0 + MARGIN)
     if need <= 0:
-        return docs if isinstance(docs, set) else set(docs)
-    docnums = list(docs)
-    return set(compress(docnums, map(need.__le__, map(value_of, docnums))))
+        return partial
+    # A dict's items and values come in the same order: no lookup per paper.
+    return dict(compress(partial.items(), map(need.__le__, partial.values())))
 
 
 def _suffix_sums(leaves: list[_Leaf]) -> list[float]:
