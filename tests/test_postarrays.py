@@ -60,6 +60,7 @@ def test_every_list_read_from_the_arrays_is_whooshs(tmp_path: Path) -> None:
         absent = [("text", "zzzqx"), ("name", "text"), ("title", "")]
         for field, term in keys[::7] + absent:
             assert cache.doc_frequency(field, term) == reader.doc_frequency(field, term)
+            assert cache.frequency(field, term) == reader.frequency(field, term)
         assert any(arrays(leaf).count(f, t) == 0 for leaf in leaves for f, t in keys)
         # A field that is not scored (a paper's id) has no arrays: Whoosh reads it.
         field, term = next((f, t) for f, t in reader.all_terms() if f not in SCORED_FIELDS)
@@ -121,3 +122,19 @@ def test_the_hash_is_hashlibs_blake2b() -> None:
     digest = hashlib.blake2b(b"text\0kernel", digest_size=12).digest()
     assert postarrays.key_hash(*key) == (int.from_bytes(digest[:8], "little"),
                                          int.from_bytes(digest[8:], "little"))
+
+
+@needs_corpora
+def test_key_terms_are_whooshs_more_like_this_terms(tmp_path: Path) -> None:
+    """Bo1 over the directories' sums of weights weighs a text's terms as Whoosh's
+    expander does over its term files: the same terms, weights and order."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    files = [_cut(s, lists) for s in SOURCES]
+    with open_library(files, str(tmp_path / "ix")) as library:
+        assert not library.searcher.reader().has_deletions()
+        texts = [library.paper(d).raw for d in range(0, len(library), max(1, len(library) // 40))]
+        texts += ["", "the of and", "zzzqx unheard words", texts[0] + " " + texts[1]]
+        for text in texts:
+            expected = library.searcher.key_terms_from_text("text", text, numterms=15)
+            assert library.key_terms(text, 15) == expected, text[:60]

@@ -24,7 +24,8 @@ from whoosh.query import Term
 from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
-from tui.core.index.scorer import Norms, PostingCache, Scorer
+from tui.core.index.fieldnorms import Norms
+from tui.core.index.scorer import PostingCache, Scorer
 from tui.core.index.plans import match_all
 from tui.core.index.recent import RecentTops
 from tui.core.index.topk import top
@@ -309,10 +310,11 @@ class Library(TypingAids, Orders):
     def key_terms(self, text: str, count: int) -> list[tuple[str, float]]:
         """The `count` terms of `text` most distinctive among the abstracts, with their
         weights (Whoosh's Bo1 model, as in more-like-this)."""
-        from tui.core.index.keyterms import key_terms
+        from tui.core.index.keyterms import FIELD, key_terms
 
         with self._lock:
-            return key_terms(self.searcher, self.scorer, len(self), text, count)
+            words = self.searcher.reader().field_length(FIELD)
+            return key_terms(self.schema, self.scorer, len(self), words, text, count)
 
     def docnums_of(self, ids: Iterable[str]) -> set[int]:
         """Every docnum holding one of these paper ids (a paper may be in several lists)."""

@@ -7,10 +7,11 @@ that cost about 450 ns a posting (280 of them unpickling), so a query whose list
 left the posting cache spent most of its time there. The builder therefore also
 writes, for every term of a scored field, its docnum gaps and its term frequencies as
 arrays (`<segment id>.pa`), and a directory (`<segment id>.pad`): the keys' 64-bit
-hashes in order, and each list's offset and length. A list is then one read and two
+hashes in order, and each list's offset, length and sum of weights. A list is then one read and two
 `frombytes`, its docnums summed from the gaps at C speed.
 
-A directory also answers which terms a segment holds, and how many papers each: each
+A directory also answers which terms a segment holds, how many papers each, and how
+often they hold it (what Whoosh's term files give, without a lookup there): each
 key's entry carries a second, independent 32-bit hash, checked on every lookup, so a
 term the segment lacks is taken for another with a chance of about n in 2^96 (n the
 segment's keys); the builder
@@ -36,9 +37,13 @@ DATA_EXT = ".pa"
 """The extension of a segment's arrays, after the segment's id."""
 DIRECTORY_EXT = ".pad"
 """The extension of their directory."""
-_FORMAT = b"paperscope-postarrays-2-"
+_FORMAT = b"paperscope-postarrays-3-"
 _MAGIC = _FORMAT + sys.byteorder.encode("ascii")[:1]
 """A directory's first bytes: the format, and the byte order its arrays are in."""
+_COLUMNS = (("Q", 8), ("I", 4), ("Q", 8), ("I", 4), ("f", 4))
+"""A directory's columns after its header, one entry per key each: hash, check hash,
+offset, count, sum of weights."""
+_ENTRY = sum(width for _, width in _COLUMNS)
 
 
 def key_hash(fieldname: str, term: bytes) -> tuple[int, int]:
@@ -58,6 +63,7 @@ class ArraysWriter:
         self._data = storage.create_file(segment_id + DATA_EXT)
         self._hashes, self._checks = array("Q"), array("I")
         self._offsets, self._counts = array("Q"), array("I")
+        self._weights = array("f")
         self._offset = 0
 
     def add(self, fieldname: str, term: bytes, ids: Sequence[int],
@@ -71,6 +77,7 @@ class ArraysWriter:
         self._checks.append(check)
         self._offsets.append(self._offset)
         self._counts.append(len(ids))
+        self._weights.append(sum(weights))  # summed as Whoosh sums a term's weight
         self._offset += 8 * len(ids)
 
     def close(self) -> None:
@@ -87,7 +94,7 @@ class ArraysWriter:
         try:
             handle.write(_MAGIC + array("Q", [len(order), len(fields)]).tobytes() + fields)
             handle.write(ordered.tobytes())
-            for column in (self._checks, self._offsets, self._counts):
+            for column in (self._checks, self._offsets, self._counts, self._weights):
                 handle.write(array(column.typecode, map(column.__getitem__, order)).tobytes())
         finally:
             handle.close()
@@ -103,7 +110,7 @@ class SegmentArrays:
         self.fields = fields
         """The fields whose lists are all here: a term of one that is not, the segment
         does not hold."""
-        self._hashes, self._checks, self._offsets, self._counts = columns
+        self._hashes, self._checks, self._offsets, self._counts, self._weights = columns
 
     @classmethod
     def open(cls, storage, segment_id: str) -> SegmentArrays | None:
@@ -124,34 +131,45 @@ class SegmentArrays:
         if not data.startswith(_MAGIC) or len(data) < start:
             raise OSError(f"{name}: not a directory of posting arrays")
         count, size = array("Q", data[len(_MAGIC):start])
-        if len(data) != start + size + 24 * count:  # the library reopens a damaged index
-            raise OSError(f"{name}: {len(data)} bytes, not the {start + size + 24 * count} "
-                          "its header gives")
+        if len(data) != start + size + _ENTRY * count:  # the library reopens a damaged index
+            raise OSError(f"{name}: {len(data)} bytes, not the {start + size + _ENTRY * count}"
+                          " its header gives")
         fields = frozenset(json.loads(data[start:start + size].decode("utf-8")))
         start += size
         columns = []
-        for code, width in (("Q", 8), ("I", 4), ("Q", 8), ("I", 4)):
+        for code, width in _COLUMNS:
             column = array(code)
             column.frombytes(data[start:start + width * count])
             columns.append(column)
             start += width * count
         return cls(storage, segment_id, fields, columns)
 
-    def _find(self, fieldname: str, term: str) -> int:
-        """The entry of a term of one of `fields`; -1 when the segment lacks it."""
-        found, check = key_hash(fieldname, term.encode("utf-8"))
+    def _find(self, fieldname: str, term: str, hashed: tuple[int, int] | None = None) -> int:
+        """The entry of a term of one of `fields` (`hashed`: its `key_hash`, when known);
+        -1 when the segment lacks it."""
+        found, check = hashed or key_hash(fieldname, term.encode("utf-8"))
         i = bisect_left(self._hashes, found)
         if i < len(self._hashes) and self._hashes[i] == found and self._checks[i] == check:
             return i
         return -1
 
-    def count(self, fieldname: str, term: str) -> int | None:
+    def count(self, fieldname: str, term: str, hashed: tuple[int, int] | None = None,
+              ) -> int | None:
         """How many papers of the segment (deleted ones included) hold the term; None
-        for a field that has no arrays."""
+        for a field that has no arrays. `hashed`: the term's `key_hash`, when known."""
         if fieldname not in self.fields:
             return None
-        i = self._find(fieldname, term)
+        i = self._find(fieldname, term, hashed)
         return self._counts[i] if i >= 0 else 0
+
+    def frequency(self, fieldname: str, term: str, hashed: tuple[int, int] | None = None,
+                  ) -> float | None:
+        """The sum of the term's weights in the segment (deleted papers included), as
+        Whoosh's `frequency` gives it; None for a field that has no arrays."""
+        if fieldname not in self.fields:
+            return None
+        i = self._find(fieldname, term, hashed)
+        return self._weights[i] if i >= 0 else 0.0
 
     def postings(self, fieldname: str, term: str, base: int) -> tuple[array, array] | None:
         """The docnums (+ `base`) and weights of the term, deleted papers included;

@@ -18,14 +18,14 @@ from __future__ import annotations
 import math
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from whoosh import query as wq
 
 from tui.core.index.members import byte_map
 from tui.core.index.norms import K1
 from tui.core.index.tiers import Tier, impact_scores, impacts, tiers
-from tui.core.index.postarrays import SegmentArrays
+from tui.core.index.postarrays import SegmentArrays, key_hash
 from tui.core.whoosh_compat import deleted_docnums, posting_blocks, unfiltered_postings
 
 Scores = dict[int, float]
@@ -71,11 +71,23 @@ class PostingCache:
     def doc_frequency(self, fieldname: str, text: str) -> int:
         """How many documents hold the term, deleted ones included (as Whoosh counts):
         from the segments' directories, which cost no lookup in Whoosh's term files."""
+        hashed = key_hash(fieldname, text.encode("utf-8"))
         total = 0
         for leaf, _ in self._reader.leaf_readers():
             found = self.arrays_of(leaf)
-            count = found.count(fieldname, text) if found is not None else None
+            count = found.count(fieldname, text, hashed) if found is not None else None
             total += leaf.doc_frequency(fieldname, text) if count is None else count
+        return total
+
+    def frequency(self, fieldname: str, text: str) -> float:
+        """How often the documents hold the term (the sum of its weights), deleted ones
+        included, as Whoosh's `frequency` gives it: from the directories too."""
+        hashed = key_hash(fieldname, text.encode("utf-8"))
+        total = 0.0
+        for leaf, _ in self._reader.leaf_readers():
+            found = self.arrays_of(leaf)
+            weight = found.frequency(fieldname, text, hashed) if found is not None else None
+            total += leaf.frequency(fieldname, text) if weight is None else weight
         return total
 
     def arrays_of(self, leaf) -> SegmentArrays | None:
@@ -148,45 +160,6 @@ def read_postings(reader, fieldname: str, text: str,
     return ids, weights
 
 
-class Norms(Mapping[str, array]):
-    """Each scored field's BM25 length norms (an array of a float per docnum), each
-    field's read on first use by `read(field)`, which gives None when it has none.
-
-    A field's norms take 4 bytes a paper (1 MB at 250k papers) and there are nine
-    scored fields. A search scores the few whose postings it reads: most read four,
-    and a field no paper has words in (authors, years, venues of paragraph lists) is
-    never read at all.
-    """
-
-    def __init__(self, fieldnames: Iterable[str], read: Callable[[str], array | None]) -> None:
-        self._fieldnames = tuple(fieldnames)
-        self._read = read
-        self._loaded: dict[str, array | None] = {}
-
-    def _load(self, fieldname: str) -> array | None:
-        if fieldname not in self._loaded:
-            known = fieldname in self._fieldnames
-            self._loaded[fieldname] = self._read(fieldname) if known else None
-        return self._loaded[fieldname]
-
-    def get(self, fieldname: str,  # type: ignore[override]
-            default: array | None = None) -> array | None:
-        found = self._load(fieldname)  # without Mapping's KeyError round trip
-        return default if found is None else found
-
-    def __getitem__(self, fieldname: str) -> array:
-        found = self._load(fieldname)
-        if found is None:
-            raise KeyError(fieldname)
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return (name for name in self._fieldnames if self._load(name) is not None)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
 class Scorer:
     """Evaluates a Whoosh query tree to {docnum: score}."""
 
@@ -224,6 +197,13 @@ class Scorer:
             df = self._df[key] = (len(self.postings(fieldname, text)[0]) if self._deletions
                                   else self._cache.doc_frequency(fieldname, text))
         return df
+
+    def frequency(self, fieldname: str, text: str) -> float:
+        """How often the documents hold the term (the sum of its weights); with deleted
+        ones, counted from its postings, which leave them out."""
+        if self._deletions:
+            return float(sum(self.postings(fieldname, text)[1]))
+        return self._cache.frequency(fieldname, text)
 
     def live(self) -> Iterable[int]:
         """Every docnum not deleted, ascending."""
