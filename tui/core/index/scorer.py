@@ -71,23 +71,22 @@ class PostingCache:
     def doc_frequency(self, fieldname: str, text: str) -> int:
         """How many documents hold the term, deleted ones included (as Whoosh counts):
         from the segments' directories, which cost no lookup in Whoosh's term files."""
-        hashed = key_hash(fieldname, text.encode("utf-8"))
-        total = 0
-        for leaf, _ in self._reader.leaf_readers():
-            found = self.arrays_of(leaf)
-            count = found.count(fieldname, text, hashed) if found is not None else None
-            total += leaf.doc_frequency(fieldname, text) if count is None else count
-        return total
+        return self._summed(fieldname, text, "count", "doc_frequency")
 
     def frequency(self, fieldname: str, text: str) -> float:
         """How often the documents hold the term (the sum of its weights), deleted ones
         included, as Whoosh's `frequency` gives it: from the directories too."""
+        return self._summed(fieldname, text, "frequency", "frequency")
+
+    def _summed(self, fieldname: str, text: str, ours: str, whooshs: str) -> int | float:
+        """A term's statistic summed over the segments: each directory's method `ours`,
+        or the segment reader's `whooshs` where there is none."""
         hashed = key_hash(fieldname, text.encode("utf-8"))
-        total = 0.0
+        total = 0
         for leaf, _ in self._reader.leaf_readers():
             found = self.arrays_of(leaf)
-            weight = found.frequency(fieldname, text, hashed) if found is not None else None
-            total += leaf.frequency(fieldname, text) if weight is None else weight
+            value = getattr(found, ours)(fieldname, text, hashed) if found is not None else None
+            total += getattr(leaf, whooshs)(fieldname, text) if value is None else value
         return total
 
     def arrays_of(self, leaf) -> SegmentArrays | None:
