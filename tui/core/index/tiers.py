@@ -27,7 +27,7 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
-from operator import and_, not_
+from operator import and_
 
 from tui.core.index.members import Selection
 from tui.core.index.norms import K1
@@ -38,6 +38,8 @@ TOP_SHARE = 1 / 16
 """About the share of a long list's postings in its top part."""
 _SAMPLE = 1024
 """About how many ratios the cut point is read from."""
+_FLIP = bytes.maketrans(b"\0\1", b"\1\0")
+"""Turns a part's mask into the rest's."""
 _BISECT_RATIO = 16
 """Look candidates up by bisection when the part is this many times longer."""
 
@@ -122,7 +124,7 @@ def tiers(ids: array, impact: array) -> list[Tier]:
         return [whole]
     sample = sorted(impact[::max(1, len(impact) // _SAMPLE)])
     cut = sample[min(len(sample) - 1, int(len(sample) * (1 - TOP_SHARE)))]
-    high = list(map(cut.__le__, impact))
+    high = bytes(map(cut.__le__, impact))  # a byte a posting: 1 for the top part
     top = array("i", compress(ids, high))
     if len(top) == len(ids):  # the cut is the smallest ratio: nothing to split off
         return [whole]
@@ -130,4 +132,4 @@ def tiers(ids: array, impact: array) -> list[Tier]:
     # postings under it, marked as those the top part leaves, so that every posting is
     # in exactly one part and only the top part is copied.
     return [Tier(top, array("d", compress(impact, high)), whole.ratio),
-            Tier(ids, impact, cut, bytes(map(not_, high)), len(ids) - len(top))]
+            Tier(ids, impact, cut, high.translate(_FLIP), len(ids) - len(top))]
