@@ -9,7 +9,7 @@ import pytest
 from tests.test_incremental import CORPORA, SOURCES, _cut
 from tui.core.index import postarrays
 from tui.core.index.library import Library, open_library
-from tui.core.index.postarrays import DATA_EXT, DIRECTORY_EXT, SegmentArrays
+from tui.core.index.postarrays import DATA_EXT, DIRECTORY_EXT, ArraysWriter, SegmentArrays
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.scorer import PostingCache, read_postings
 from tui.core.search.search import search
@@ -138,3 +138,23 @@ def test_key_terms_are_whooshs_more_like_this_terms(tmp_path: Path) -> None:
         for text in texts:
             expected = library.searcher.key_terms_from_text("text", text, numterms=15)
             assert library.key_terms(text, 15) == expected, text[:60]
+
+
+def test_a_segment_whose_lists_failed_midway_gets_no_directory() -> None:
+    """A directory is written only once every list is: a build that fails while
+    writing lists leaves none, and the data file it opened closed."""
+    from whoosh.filedb.filestore import RamStorage
+
+    storage = RamStorage()
+    with ArraysWriter(storage, "done", ["text"]) as arrays:
+        arrays.add("text", b"kernel", [0, 3, 9], [1.0, 2.0, 1.0])
+    found = SegmentArrays.open(storage, "done")
+    assert found is not None and found.postings("text", "kernel", 10)[0].tolist() == [10, 13, 19]
+    assert found.frequency("text", "kernel") == 4.0 and found.count("text", "kernel") == 3
+
+    with pytest.raises(RuntimeError), ArraysWriter(storage, "failed", ["text"]) as arrays:
+        arrays.add("text", b"kernel", [0, 3], [1.0, 1.0])
+        raise RuntimeError("the lists stop here")
+    assert not storage.file_exists("failed" + DIRECTORY_EXT)
+    assert SegmentArrays.open(storage, "failed") is None
+    storage.delete_file("failed" + DATA_EXT)  # closed: nothing holds it

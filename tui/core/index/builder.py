@@ -163,10 +163,10 @@ def _write_segment(writer, files: list[Part], spill_dir: str | None,
             if progress:
                 progress(1)
         # Whoosh's own flush then finds its posting pool empty and only closes the files.
-        arrays = ArraysWriter(writer.storage, writer.newsegment.segment_id(), list(data.lengths))
-        counts = postings.write(writer.fieldwriter, writer.schema, data.lengths,
-                                starts=starts or [0], arrays=arrays)
-        arrays.close()
+        with ArraysWriter(writer.storage, writer.newsegment.segment_id(),
+                          list(data.lengths)) as arrays:
+            counts = postings.write(writer.fieldwriter, writer.schema, data.lengths,
+                                    starts=starts or [0], arrays=arrays)
         data.words, data.terms = list(word_ids), counts.terms
         for part, (terms, frequencies) in zip(data.parts, counts.runs):
             part.terms, part.counts = terms, frequencies

@@ -80,6 +80,17 @@ class ArraysWriter:
         self._weights.append(sum(weights))  # summed as Whoosh sums a term's weight
         self._offset += 8 * len(ids)
 
+    def __enter__(self) -> ArraysWriter:
+        return self
+
+    def __exit__(self, kind, *_) -> None:
+        """Write the directory (`close`), unless the lists were not all written: then
+        only close the data file (the failed segment is discarded with it)."""
+        if kind is None:
+            self.close()
+        else:
+            self._data.close()
+
     def close(self) -> None:
         """Write the directory, unless two keys share a hash (the segment is then read
         through Whoosh)."""
