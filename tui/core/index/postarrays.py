@@ -182,12 +182,13 @@ class SegmentArrays:
         i = self._find(fieldname, term, hashed)
         return self._weights[i] if i >= 0 else 0.0
 
-    def postings(self, fieldname: str, term: str, base: int) -> tuple[array, array] | None:
+    def postings(self, fieldname: str, term: str, base: int,
+                 hashed: tuple[int, int] | None = None) -> tuple[array, array] | None:
         """The docnums (+ `base`) and weights of the term, deleted papers included;
-        None for a field that has no arrays."""
+        None for a field that has no arrays. `hashed`: the term's `key_hash`, when known."""
         if fieldname not in self.fields:
             return None
-        i = self._find(fieldname, term)
+        i = self._find(fieldname, term, hashed)
         if i < 0:
             return array("i"), array("f")
         count = self._counts[i]

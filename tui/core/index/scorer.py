@@ -126,9 +126,10 @@ def read_postings(reader, fieldname: str, text: str,
     documents (of lists removed from a reused segment) left out. `arrays` gives a
     segment reader's arrays (`postarrays`), read in place of Whoosh's blocks."""
     ids, weights = array("i"), array("f")
+    hashed = key_hash(fieldname, text.encode("utf-8"))  # once for every segment
     for leaf, base in reader.leaf_readers():
         found = arrays(leaf)
-        whole = found.postings(fieldname, text, base) if found is not None else None
+        whole = found.postings(fieldname, text, base, hashed) if found is not None else None
         if whole is not None:
             if not whole[0]:
                 continue
