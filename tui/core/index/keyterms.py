@@ -2,8 +2,8 @@
 more-like-this and `key_terms_from_text` use it, over the scorer's statistics.
 
 Bo1 weighs each term of the text by how often the collection holds it. Whoosh's own
-expander asks its term files for that: a hash lookup per segment per term, about 20 ms
-of every "similar papers" at 250k papers. The scorer answers from the segments' posting
+expander asks its term files for that: a hash lookup per segment per term, 10–54 ms of
+a "similar papers" call at 250k papers. The scorer answers from the segments' posting
 directories (`postarrays`), where the builder wrote each term's sum of weights beside
 its list, and the terms and weights come out as Whoosh's expander gives them.
 

@@ -21,10 +21,10 @@ from whoosh import query as wq
 from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
+from tui.core.index.fieldnorms import Norms
 from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
-from tui.core.index.fieldnorms import Norms
 from tui.core.index.scorer import PostingCache, Scorer
 from tui.core.index.plans import match_all
 from tui.core.index.recent import RecentTops
