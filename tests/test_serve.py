@@ -119,3 +119,28 @@ def test_a_host_that_cannot_be_listened_on_fails_in_one_line() -> None:
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.endswith(": no such host\n") and proc.stderr.count("\n") == 1
+
+
+def test_the_address_is_announced_only_once_the_port_takes_connections(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """aiohttp runs the start-up hook before it listens: the line a script waits for
+    comes only when a connection would be taken."""
+    port = free_port()
+    server = serve.ReaderServer("true", "127.0.0.1", port)
+
+    async def scenario() -> tuple[str, str]:
+        await server.on_startup(None)  # type: ignore[arg-type] # the hook ignores the app
+        await asyncio.sleep(0.2)
+        before = capsys.readouterr().out
+        listener = await asyncio.start_server(lambda _r, w: w.close(), "127.0.0.1", port)
+        try:
+            assert server.announcing is not None
+            await asyncio.wait_for(server.announcing, 5)
+        finally:
+            listener.close()
+            await listener.wait_closed()
+        return before, capsys.readouterr().out
+
+    before, after = asyncio.run(scenario())
+    assert before == ""
+    assert after == f"paperscope: serving the reader on http://127.0.0.1:{port} (ctrl+c stops)\n"

@@ -29,6 +29,10 @@ LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost
 """Host names that always mean this machine (besides 127.0.0.0/8 and ::1)."""
 
 
+ANNOUNCE_POLL = 0.01
+"""Seconds between tries of the port before the address is announced."""
+
+
 class ServeError(Exception):
     """The server cannot start; the message is one line."""
 
@@ -88,6 +92,14 @@ def check_port(host: str, port: int) -> None:
         raise ServeError(_listen_error(host, port, exc)) from None
 
 
+def _connectable(host: str) -> str:
+    """Where to connect to reach a server listening on `host` (a wildcard: loopback)."""
+    host = host.strip("[]")
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    return "::1" if host == "::" else host
+
+
 def _listen_error(host: str, port: int, exc: OSError) -> str:
     why = "the port is already in use" if exc.errno == errno.EADDRINUSE else (
         exc.strerror or str(exc))
@@ -102,17 +114,37 @@ class ReaderServer(Server):
                          public_url=public_url(host, port))
         self._sessions: set[asyncio.Task[object]] = set()
         """The websocket handlers of the open tabs, each driving one reader process."""
+        self.announcing: asyncio.Task[None] | None = None
+        """The task that prints the address once the port takes connections."""
 
     def initialize_logging(self) -> None:
         """Warnings and errors only, on stderr: the URL is the one line a user needs."""
         logging.basicConfig(level=logging.WARNING, format="paperscope serve: %(message)s")
 
     async def on_startup(self, app: web.Application) -> None:
+        """Announce the address once it takes connections: aiohttp runs this before it
+        listens, and a script (or a quick user) may connect as soon as it reads the line."""
+        self.announcing = asyncio.get_running_loop().create_task(self.announce())
+
+    async def announce(self, wait: float = ANNOUNCE_POLL) -> None:
+        """Print the address once the port accepts a connection (tried every `wait`
+        seconds)."""
+        host = _connectable(self.host)
+        while True:
+            try:
+                _, writer = await asyncio.open_connection(host, self.port)
+            except OSError:
+                await asyncio.sleep(wait)
+                continue
+            writer.close()
+            break
         print(f"paperscope: serving the reader on {self.public_url} (ctrl+c stops)",
               flush=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
         """End every tab's reader before the server goes (aiohttp would wait for them)."""
+        if self.announcing is not None:
+            self.announcing.cancel()
         for task in self._sessions:
             task.cancel()
         await asyncio.gather(*self._sessions, return_exceptions=True)
