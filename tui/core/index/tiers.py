@@ -119,17 +119,18 @@ def tiers(ids: array, impact: array) -> list[Tier]:
     impact (see the module docstring); every posting is in exactly one part."""
     if not ids:
         return []
-    whole = Tier(ids, impact, max(impact))
     if len(ids) < SPLIT_FROM:
-        return [whole]
+        return [Tier(ids, impact, max(impact))]
     sample = sorted(impact[::max(1, len(impact) // _SAMPLE)])
     cut = sample[min(len(sample) - 1, int(len(sample) * (1 - TOP_SHARE)))]
     high = bytes(map(cut.__le__, impact))  # a byte a posting: 1 for the top part
     top = array("i", compress(ids, high))
     if len(top) == len(ids):  # the cut is the smallest ratio: nothing to split off
-        return [whole]
+        return [Tier(ids, impact, max(impact))]
+    # The largest impact is at or above the cut: in the top part, a sixteenth of the list.
+    top_impacts = array("d", compress(impact, high))
     # The rest are below the cut, so it bounds them; they are the whole list's
     # postings under it, marked as those the top part leaves, so that every posting is
     # in exactly one part and only the top part is copied.
-    return [Tier(top, array("d", compress(impact, high)), whole.ratio),
+    return [Tier(top, top_impacts, max(top_impacts)),
             Tier(ids, impact, cut, high.translate(_FLIP), len(ids) - len(top))]
