@@ -11,7 +11,7 @@ from tui.core.index import postarrays
 from tui.core.index.library import Library, open_library
 from tui.core.index.postarrays import DATA_EXT, DIRECTORY_EXT, ArraysWriter, SegmentArrays
 from tui.core.index.schema import SCORED_FIELDS
-from tui.core.index.scorer import PostingCache, read_postings
+from tui.core.index.postingcache import PostingCache, read_postings
 from tui.core.search.search import search
 
 needs_corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason="needs the shared corpora")

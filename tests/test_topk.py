@@ -11,7 +11,9 @@ import pytest
 from whoosh import query as wq
 
 from tests.conftest import SEEDS, SHARED
-from tui.core.index import plans, tiers, topk
+from tui.core.index import plans, reuse, tiers, topk
+from tui.core.index.impactfiles import StoredImpacts
+from tui.core.index.postingcache import PostingCache
 from tui.core.index.library import Library, open_library
 from tui.core.index.members import Selection, byte_map
 from tui.core.index.tiers import Tier
@@ -173,19 +175,30 @@ def test_random_queries_rank_as_the_exhaustive_scorer(request, monkeypatch, whic
     _check_random(library, f"topk-{which}-{counted}", 200)
 
 
-def test_lists_split_fine_rank_as_the_exhaustive_scorer(corpus_library, monkeypatch) -> None:
-    """Nearly every list in impact parts (`tiers`), so that pruning looks most up."""
+@pytest.mark.parametrize("weighed", ["at build time", "when read"])
+def test_lists_split_fine_rank_as_the_exhaustive_scorer(corpus_library, tmp_path, monkeypatch,
+                                                        weighed: str) -> None:
+    """Nearly every list in impact parts (`tiers`), so that pruning looks most up: the
+    splits the build writes for each segment (`impactfiles`), joined over several
+    segments here, or those made of a whole list when it is read."""
     monkeypatch.setattr(tiers, "SPLIT_FROM", 4)
     monkeypatch.setattr(tiers, "TOP_SHARE", 1 / 4)
-    library = open_library([str(p) for p in corpus_library.files],
-                           str(corpus_library.index_path))
+    monkeypatch.setattr(reuse, "SMALL_BYTES", 0)
+    monkeypatch.setattr(reuse, "SEGMENT_BYTES", 1)
+    if weighed == "when read":
+        monkeypatch.setattr(StoredImpacts, "get", lambda *_: None)
+    library = open_library([str(p) for p in corpus_library.files], str(tmp_path / "index"))
     try:
+        assert len(library.searcher.reader().leaf_readers()) > 1
         words = _vocabulary(library)["text"][:50]
         assert any(len(library.scorer.tiers("text", t)) > 1 for t in words)
         norm = library.scorer.norms["text"]
+        reader = library.searcher.reader()
+        stored = StoredImpacts(reader, library.scorer.norms, PostingCache(reader).arrays_of)
         for word in words:  # each part's bound holds for each of its postings
             parts = library.scorer.tiers("text", word)
             ids, tfs = library.scorer.postings("text", word)
+            assert (stored.get("text", word, len(ids)) is None) == (weighed == "when read")
             held = {d: r for p in parts for d, r, m in zip(p.ids, p.impacts, _marks(p)) if m}
             assert sum(len(p) for p in parts) == len(held) == len(ids)
             assert held == dict(zip(ids, tiers.impacts(ids, tfs, norm)))

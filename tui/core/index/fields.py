@@ -77,7 +77,7 @@ def year_order(reader: IndexReader, order: Sequence[int], size: int) -> Sequence
     order within a year); papers without a year last. Read from the `year` field's
     postings in `reader` (which the caller holds the index's lock for), so no paper is
     loaded."""
-    from tui.core.index.scorer import read_postings
+    from tui.core.index.postingcache import read_postings
 
     years = array("i", bytes(4 * size))
     for term in reader.field_terms("year") if "year" in reader.indexed_field_names() else ():

@@ -16,8 +16,9 @@ from pathlib import Path
 DERIVING_PACKAGES = ("lists", "naming", "render")
 """The core packages whose code decides what the index holds, every module of each."""
 DERIVING_MODULES = ("index/aliases", "index/analysis", "index/builder", "index/fields",
-                    "index/norms", "index/postarrays", "index/postings", "index/sidedata",
-                    "index/schema", "index/sidefiles", "index/termtable", "model")
+                    "index/impactfiles", "index/norms", "index/postarrays", "index/postings",
+                    "index/sidedata", "index/schema", "index/sidefiles", "index/termtable",
+                    "index/tiers", "model")
 """The other core modules that do, as paths below `tui/core` without `.py`."""
 
 

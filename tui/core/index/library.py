@@ -25,7 +25,8 @@ from tui.core.index.fieldnorms import Norms
 from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
-from tui.core.index.scorer import PostingCache, Scorer
+from tui.core.index.postingcache import PostingCache
+from tui.core.index.scorer import Scorer
 from tui.core.index.plans import match_all
 from tui.core.index.recent import RecentTops
 from tui.core.index.topk import top

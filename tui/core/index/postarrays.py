@@ -7,7 +7,7 @@ that cost about 450 ns a posting (280 of them unpickling), so a query whose list
 left the posting cache spent most of its time there. The builder therefore also
 writes, for every term of a scored field, its docnum gaps and its term frequencies as
 arrays (`<segment id>.pa`), and a directory (`<segment id>.pad`): the keys' 64-bit
-hashes in order, and each list's offset, length and sum of weights. A list is then one
+hashes in order, and each list's offset, length, sum of weights and field. A list is then one
 read and two `frombytes`, its docnums summed from the gaps at C speed.
 
 A directory also answers which terms a segment holds, how many papers each, and how
@@ -37,12 +37,12 @@ DATA_EXT = ".pa"
 """The extension of a segment's arrays, after the segment's id."""
 DIRECTORY_EXT = ".pad"
 """The extension of their directory."""
-_FORMAT = b"paperscope-postarrays-3-"
+_FORMAT = b"paperscope-postarrays-4-"
 _MAGIC = _FORMAT + sys.byteorder.encode("ascii")[:1]
 """A directory's first bytes: the format, and the byte order its arrays are in."""
-_COLUMNS = (("Q", 8), ("I", 4), ("Q", 8), ("I", 4), ("f", 4))
+_COLUMNS = (("Q", 8), ("I", 4), ("Q", 8), ("I", 4), ("f", 4), ("B", 1))
 """A directory's columns after its header, one entry per key each: hash, check hash,
-offset, count, sum of weights."""
+offset, count, sum of weights, and the field (its place in the directory's fields)."""
 _ENTRY = sum(width for _, width in _COLUMNS)
 
 
@@ -64,6 +64,7 @@ class ArraysWriter:
         self._hashes, self._checks = array("Q"), array("I")
         self._offsets, self._counts = array("Q"), array("I")
         self._weights = array("f")
+        self._field_numbers = array("B")
         self._offset = 0
 
     def add(self, fieldname: str, term: bytes, ids: Sequence[int],
@@ -78,6 +79,7 @@ class ArraysWriter:
         self._offsets.append(self._offset)
         self._counts.append(len(ids))
         self._weights.append(sum(weights))  # summed as Whoosh sums a term's weight
+        self._field_numbers.append(self._fields.index(fieldname))
         self._offset += 8 * len(ids)
 
     def __enter__(self) -> ArraysWriter:
@@ -105,7 +107,8 @@ class ArraysWriter:
         try:
             handle.write(_MAGIC + array("Q", [len(order), len(fields)]).tobytes() + fields)
             handle.write(ordered.tobytes())
-            for column in (self._checks, self._offsets, self._counts, self._weights):
+            for column in (self._checks, self._offsets, self._counts, self._weights,
+                           self._field_numbers):
                 handle.write(array(column.typecode, map(column.__getitem__, order)).tobytes())
         finally:
             handle.close()
@@ -121,7 +124,10 @@ class SegmentArrays:
         self.fields = fields
         """The fields whose lists are all here: a term of one that is not, the segment
         does not hold."""
-        self._hashes, self._checks, self._offsets, self._counts, self._weights = columns
+        (self._hashes, self._checks, self.offsets, self.counts, self._weights,
+         self.field_numbers) = columns
+        """`offsets`, `counts`, `field_numbers`: each entry's, in the directory's order
+        (`field_numbers` index `sorted(fields)`)."""
 
     @classmethod
     def open(cls, storage, segment_id: str) -> SegmentArrays | None:
@@ -155,7 +161,7 @@ class SegmentArrays:
             start += width * count
         return cls(storage, segment_id, fields, columns)
 
-    def _find(self, fieldname: str, term: str, hashed: tuple[int, int] | None = None) -> int:
+    def find(self, fieldname: str, term: str, hashed: tuple[int, int] | None = None) -> int:
         """The entry of a term of one of `fields` (`hashed`: its `key_hash`, when known);
         -1 when the segment lacks it."""
         found, check = hashed or key_hash(fieldname, term.encode("utf-8"))
@@ -170,8 +176,8 @@ class SegmentArrays:
         for a field that has no arrays. `hashed`: the term's `key_hash`, when known."""
         if fieldname not in self.fields:
             return None
-        i = self._find(fieldname, term, hashed)
-        return self._counts[i] if i >= 0 else 0
+        i = self.find(fieldname, term, hashed)
+        return self.counts[i] if i >= 0 else 0
 
     def frequency(self, fieldname: str, term: str, hashed: tuple[int, int] | None = None,
                   ) -> float | None:
@@ -179,7 +185,7 @@ class SegmentArrays:
         Whoosh's `frequency` gives it; None for a field that has no arrays."""
         if fieldname not in self.fields:
             return None
-        i = self._find(fieldname, term, hashed)
+        i = self.find(fieldname, term, hashed)
         return self._weights[i] if i >= 0 else 0.0
 
     def postings(self, fieldname: str, term: str, base: int,
@@ -188,19 +194,30 @@ class SegmentArrays:
         None for a field that has no arrays. `hashed`: the term's `key_hash`, when known."""
         if fieldname not in self.fields:
             return None
-        i = self._find(fieldname, term, hashed)
+        i = self.find(fieldname, term, hashed)
         if i < 0:
             return array("i"), array("f")
-        count = self._counts[i]
+        count = self.counts[i]
         handle = self._storage.open_file(self._name)
         try:
-            handle.seek(self._offsets[i])
+            handle.seek(self.offsets[i])
             data = memoryview(handle.read(8 * count))
         finally:
             handle.close()
         if len(data) != 8 * count:  # the library reopens an index whose files changed
             raise OSError(f"{self._name}: {len(data)} bytes where the list has {8 * count}")
-        gaps, weights = array("i"), array("f")
-        gaps.frombytes(data[:4 * count])
-        weights.frombytes(data[4 * count:])
-        return array("i", islice(accumulate(gaps, initial=base), 1, None)), weights
+        return decode(data, count, base)
+
+    def open_data(self):
+        """The data file, open at its start: entry `i`'s list is at `offsets[i]`, and the
+        lists follow one another in the order they were added."""
+        return self._storage.open_file(self._name)
+
+
+def decode(data: memoryview, count: int, base: int = 0) -> tuple[array, array]:
+    """The docnums (+ `base`) and weights of a list of `count` postings stored at the
+    start of `data`."""
+    gaps, weights = array("i"), array("f")
+    gaps.frombytes(data[:4 * count])
+    weights.frombytes(data[4 * count:8 * count])
+    return array("i", islice(accumulate(gaps, initial=base), 1, None)), weights

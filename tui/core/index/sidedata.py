@@ -146,19 +146,21 @@ def _unpacked(text: str) -> array:
 
 
 def write_side_files(storage: Storage, data: SegmentData, order: array,
-                     dead: bytearray | None = None) -> None:
+                     dead: bytearray | None = None) -> dict[str, array]:
     """Write every side file of an index whose papers, in docnum order, gave `data`
     (merged without the removed lists' words); `order` is the live docnums in list
-    order and `dead` marks the deleted ones."""
+    order and `dead` marks the deleted ones. Returns the norms written, per field."""
     _write_json(storage, PREFIX_FILE, prefix_table(data.text_df))
     _write_bytes(storage, TERMS_FILE, termtable.encode(data.text_df))
     _write_json(storage, WORDS_FILE, sorted(w for w in data.vocab if w.isalpha()))
-    for name, column in data.lengths.items():
-        _write_bytes(storage, NORMS_FILE.format(name), norms_for(column, dead).tobytes())
+    norms = {name: norms_for(column, dead) for name, column in data.lengths.items()}
+    for name, column in norms.items():
+        _write_bytes(storage, NORMS_FILE.format(name), column.tobytes())
     # `order` is in list order and the sort is stable, so papers of one name keep it.
     by_name = array("I", sorted(order, key=data.name_keys.__getitem__))
     _write_bytes(storage, NAME_ORDER_FILE, by_name.tobytes())
     _write_bytes(storage, LIST_ORDER_FILE, order.tobytes())
+    return norms
 
 
 def prefix_table(text_df: Counter[str]) -> dict[str, list[str]]:

@@ -114,20 +114,38 @@ def impacts(ids: Sequence[int], tfs: Sequence[float], norm: Sequence[float] | No
     return array("d", [tf / (tf + norm[d]) for d, tf in zip(ids, tfs)])
 
 
-def tiers(ids: array, impact: array) -> list[Tier]:
-    """The term's postings (`impact`: each one's, from `impacts`) in parts of falling
-    impact (see the module docstring); every posting is in exactly one part."""
-    if not ids:
-        return []
-    if len(ids) < SPLIT_FROM:
-        return [Tier(ids, impact, max(impact))]
+def split(impact: array) -> tuple[bytes, float] | None:
+    """Which postings of a list (`impact`: each one's, from `impacts`) are in its top
+    part, a byte each (1 for those), and the cut the others are under; None for a list
+    kept whole (see the module docstring)."""
+    if len(impact) < SPLIT_FROM:
+        return None
     sample = sorted(impact[::max(1, len(impact) // _SAMPLE)])
     cut = sample[min(len(sample) - 1, int(len(sample) * (1 - TOP_SHARE)))]
     high = bytes(map(cut.__le__, impact))  # a byte a posting: 1 for the top part
-    top = array("i", compress(ids, high))
-    if len(top) == len(ids):  # the cut is the smallest ratio: nothing to split off
+    if high.find(0) < 0:  # the cut is the smallest ratio: nothing to split off
+        return None
+    return high, cut
+
+
+def tiers(ids: array, impact: array) -> list[Tier]:
+    """The term's postings (`impact`: each one's, from `impacts`) in parts of falling
+    impact, split as `split` splits them; every posting is in exactly one part."""
+    return parts(ids, impact, split(impact))
+
+
+def parts(ids: array, impact: array, made: tuple[bytes, float] | None) -> list[Tier]:
+    """The term's postings in parts by a split `made` as `split` makes it (or joined
+    from the splits of the list's pieces: any cut that every posting of the rest is
+    under will do); None: one part."""
+    if not ids:
+        return []
+    if made is None:
         return [Tier(ids, impact, max(impact))]
-    # The largest impact is at or above the cut: in the top part, a sixteenth of the list.
+    high, cut = made
+    top = array("i", compress(ids, high))
+    # The largest impact is at or above the cut: in the top part, about a sixteenth of
+    # the list.
     top_impacts = array("d", compress(impact, high))
     # The rest are below the cut, so it bounds them; they are the whole list's
     # postings under it, marked as those the top part leaves, so that every posting is

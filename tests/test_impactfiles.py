@@ -1,0 +1,141 @@
+"""Impacts and splits written at build time (`impactfiles`): the very numbers the scorer
+would compute, read only where they were weighed with the library's norms of today."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from whoosh.filedb.filestore import FileStorage
+
+from tests.conftest import SEEDS, SHARED
+from tui.core.index import reuse
+from tui.core.index.impactfiles import EXT, SegmentImpacts, StoredImpacts
+from tui.core.index.library import Library, open_library
+from tui.core.index.postarrays import SegmentArrays
+from tui.core.index.postingcache import PostingCache
+from tui.core.index.schema import SCORED_FIELDS
+from tui.core.index.tiers import impacts
+from tui.core.search.search import search
+
+QUERIES = ("learning", "neural network", "graph", "t", "co", "diffusion model", "")
+CORPORA = SHARED / "corpora"
+
+
+@pytest.fixture
+def segmented(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lists cut in several segments, as a large library's are."""
+    monkeypatch.setattr(reuse, "SMALL_BYTES", 0)
+    monkeypatch.setattr(reuse, "SEGMENT_BYTES", 1)
+
+
+@pytest.fixture(scope="module")
+def conferences(tmp_path_factory: pytest.TempPathFactory):
+    """Three conference lists of the shared corpora, of a thousand papers or so each
+    (long lists are split), built in several segments; the bundled lists where the
+    corpora are missing."""
+    files = [p for p in sorted(CORPORA.glob("*.txt"))
+             if 600_000 < p.stat().st_size < 1_200_000][:3] or sorted(SEEDS.glob("*.txt"))
+    root = tmp_path_factory.mktemp("impacts") / "ix"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reuse, "SMALL_BYTES", 0)
+        patch.setattr(reuse, "SEGMENT_BYTES", 1)
+        open_library(files, str(root)).close()
+    return files, root
+
+
+def _stored(library: Library) -> StoredImpacts:
+    reader = library.searcher.reader()
+    return StoredImpacts(reader, library.scorer.norms, PostingCache(reader).arrays_of)
+
+
+def _hits(library: Library) -> dict[str, list[tuple[int, float]]]:
+    return {q: [(h.docnum, h.score) for h in search(library, q, limit=50).hits]
+            for q in QUERIES}
+
+
+def _terms(library: Library) -> list[tuple[str, str]]:
+    reader = library.searcher.reader()
+    return [(field, term.decode("utf-8") if isinstance(term, bytes) else term)
+            for field in SCORED_FIELDS if field in reader.indexed_field_names()
+            for term in reader.lexicon(field)]
+
+
+def test_every_list_reads_the_impacts_the_scorer_would_compute(conferences) -> None:
+    with open_library(*conferences) as library:
+        reader = library.searcher.reader()
+        assert len(reader.leaf_readers()) > 1
+        stored, scorer = _stored(library), library.scorer
+        joined = 0
+        for field, term in _terms(library):
+            ids, tfs = scorer.postings(field, term)
+            found = stored.get(field, term, len(ids))
+            assert found is not None, (field, term)
+            weighed, made = found
+            # To the last bit: a score must not depend on where its impacts came from.
+            assert weighed.tobytes() == impacts(ids, tfs, scorer.norms.get(field)).tobytes()
+            if made is not None:
+                high, cut = made
+                assert len(high) == len(ids) and 0 in high and 1 in high
+                assert all(r < cut for r, top in zip(weighed, high) if not top)
+                joined += sum((field, term) in leaf for leaf, _ in reader.leaf_readers()) > 1
+        assert joined  # some split lists are joined from several segments
+
+
+def test_a_search_answers_the_same_with_stored_impacts_or_without(
+        conferences, monkeypatch: pytest.MonkeyPatch) -> None:
+    with open_library(*conferences) as library:
+        stored = _hits(library)
+    monkeypatch.setattr(StoredImpacts, "get", lambda *_: None)
+    with open_library(*conferences) as library:
+        assert _hits(library) == stored
+
+
+@pytest.mark.parametrize("damage", ["cut short", "another format", "missing"])
+def test_a_damaged_impacts_file_is_not_read(conferences, tmp_path: Path, damage: str) -> None:
+    """A library finds its damaged files by their sizes and rebuilds (`opening`); a
+    segment's impacts file that does not fit its directory is not read in any case."""
+    with open_library(*conferences) as library:
+        folder = library.index_path
+    assert folder is not None
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    segment_id = sorted(folder.glob("*" + EXT))[0].name[:-len(EXT)]
+    for path in folder.glob(segment_id + ".*"):
+        (copy / path.name).write_bytes(path.read_bytes())
+    damaged = copy / (segment_id + EXT)
+    storage = FileStorage(str(copy))
+    arrays = SegmentArrays.open(storage, segment_id)
+    assert arrays is not None
+    assert SegmentImpacts.open(storage, segment_id, arrays) is not None
+    if damage == "cut short":
+        damaged.write_bytes(damaged.read_bytes()[:-3])
+    elif damage == "another format":
+        damaged.write_bytes(b"paperscope-impacts-0-" + damaged.read_bytes()[21:])
+    else:
+        damaged.unlink()
+    assert SegmentImpacts.open(storage, segment_id, arrays) is None
+
+
+def test_impacts_weighed_for_other_norms_are_not_read(tmp_path: Path, segmented) -> None:
+    """Adding a list moves the average length, and so every reused segment's norms: its
+    impacts are weighed again, and the answers are a fresh build's to the last bit."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    seeds = sorted(SEEDS.glob("*.txt"))
+    files = []
+    for seed in seeds:
+        files.append(lists / seed.name)
+        files[-1].write_bytes(seed.read_bytes())
+    with open_library(files[:1], str(tmp_path / "ix")) as library:
+        reader = library.searcher.reader()
+        common = max(reader.lexicon("text"), key=lambda t: reader.doc_frequency("text", t))
+        common = common.decode("utf-8")
+        ids = library.scorer.postings("text", common)[0]
+        assert _stored(library).get("text", common, len(ids)) is not None
+    with open_library(files, str(tmp_path / "ix")) as library:
+        ids = library.scorer.postings("text", common)[0]
+        assert _stored(library).get("text", common, len(ids)) is None
+        grown = _hits(library)
+    with open_library(files, str(tmp_path / "full"), rebuild=True) as library:
+        assert _hits(library) == grown
