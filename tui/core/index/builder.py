@@ -17,13 +17,12 @@ Next to the index the builder writes small side files (see `sidefiles`), merged 
 each segment's record (see `sidedata`): `prefixes.json` (for each 1–3 letter prefix,
 the indexed terms it most often starts), `words.json` (the unstemmed vocabulary, for
 "did you mean"), each scored field's BM25 length norms, and `order-name.bin` (docnums
-in name order, so that sorting by name loads no paper). With the norms known, the
-workers then weigh each new segment's lists (`impactfiles`).
+in name order, so that sorting by name loads no paper). With the norms known, it then
+weighs each new segment's lists (`impactfiles`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import math
 import os
@@ -282,44 +281,42 @@ def build_into(storage: Storage, files: list[Path],
             link_files(previous.folder, Path(folder), piece.block.segments)  # type: ignore
     workers = min(cores, len(runs))
     big = sum(p.size for r in runs for p in r.parts) >= _PARALLEL_BYTES
-    with contextlib.ExitStack() as stack:
-        # The same workers write the segments, then weigh their lists (`impactfiles`).
-        pool = (stack.enter_context(ProcessPoolExecutor(max_workers=workers))
-                if workers > 1 and big and folder is not None else None)
-        written = []
-        # Separate files, not one compound file per segment: Whoosh opens a compound
-        # file by copying it into memory, which costs a cold search tens of milliseconds.
-        writer = ix.writer(limitmb=_LIMIT_MB, compound=False, codec=make_codec())
-        try:
-            if pool is not None:
+    written = []
+    # Separate files, not one compound file per segment: Whoosh opens a compound file
+    # by copying it into memory, which costs a cold search tens of milliseconds.
+    writer = ix.writer(limitmb=_LIMIT_MB, compound=False, codec=make_codec())
+    try:
+        if workers > 1 and big and folder is not None:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = [pool.submit(_segment_task, folder, run.parts, _LIMIT_MB // workers)
                            for run in runs]
                 for run, future in zip(runs, futures):
                     written.append(future.result())
                     advance(len(run.parts))
-            else:
-                written = [_new_segment(ix, run.parts, _LIMIT_MB, folder, advance)
-                           for run in runs]
-            blocks = _blocks(storage, pieces, runs, written, keys, files)
-            new = {seg.segment_id(): seg for seg, _, _ in written}
-            if previous is not None and any(p.block for p in pieces):
-                new.update(toc_segments(FileStorage(str(previous.folder)).open_index()))
-            order, dead, lists = list_order(blocks)
-            segments = [new[s] for b in blocks for s in b.segments]
-            mark_deleted(segments, dead)
-            commit_segments(writer, segments)
-        except BaseException:
-            writer.cancel()
-            raise
-        data = SegmentData()
-        fresh = {seg.segment_id(): d for seg, d, _ in written}
-        for block in blocks:
-            for segment_id in block.segments:
-                found = fresh.get(segment_id)
-                data.merge(found if found is not None else sidedata.load(storage, segment_id),
-                           dead)
-        norms = write_side_files(storage, data, order, dead)
-        weigh_segments(storage, segments, set(fresh), norms, pool)
+        else:
+            written = [_new_segment(ix, run.parts, _LIMIT_MB, folder, advance) for run in runs]
+        blocks = _blocks(storage, pieces, runs, written, keys, files)
+        new = {seg.segment_id(): seg for seg, _, _ in written}
+        if previous is not None and any(p.block for p in pieces):
+            new.update(toc_segments(FileStorage(str(previous.folder)).open_index()))
+        order, dead, lists = list_order(blocks)
+        segments = [new[s] for b in blocks for s in b.segments]
+        mark_deleted(segments, dead)
+        commit_segments(writer, segments)
+    except BaseException:
+        writer.cancel()
+        raise
+    data = SegmentData()
+    fresh = {seg.segment_id(): d for seg, d, _ in written if d is not None}
+    for block in blocks:
+        for segment_id in block.segments:
+            data.merge(fresh[segment_id] if segment_id in fresh
+                       else sidedata.load(storage, segment_id), dead)
+    norms = write_side_files(storage, data, order, dead)
+    del data, fresh
+    # Here, with the workers gone: while they lived, their memory and the parent's
+    # merged records would add up to a third more than the build's peak otherwise.
+    weigh_segments(storage, segments, {seg.segment_id() for seg, _, _ in written}, norms)
     return {"papers": len(order), "docnums": len(dead), "lists": lists,
             "blocks": [b.to_json() for b in blocks] if keys else []}
 

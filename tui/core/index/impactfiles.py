@@ -33,10 +33,6 @@ from tui.core.index.postarrays import SegmentArrays, decode, key_hash
 from tui.core.index.tiers import impacts, split
 from tui.core.python_compat import blake2b
 
-TYPE_CHECKING = False  # as typing's: a cold search need not import concurrent.futures
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
-
 EXT = ".pim"
 """The extension of a segment's impacts, after the segment's id."""
 _FORMAT = b"paperscope-impacts-1-"
@@ -87,31 +83,16 @@ def write_impacts(storage, segment_id: str, norms: Mapping[str, array]) -> None:
 
 
 def weigh_segments(storage, segments: list, fresh: set[str], norms: Mapping[str, array],
-                   pool: Executor | None = None) -> None:
+                   ) -> None:
     """Write the impacts file of each of an index's `segments` (in docnum order) whose
-    id is in `fresh`, from its papers' part of the index's `norms`; in `pool`'s worker
-    processes when given (`storage` is then a folder's)."""
-    tasks = []
+    id is in `fresh`, from its papers' part of the index's `norms`."""
     base = 0
     for segment in segments:
         count = segment.doc_count_all()
         if segment.segment_id() in fresh:
-            tasks.append((segment.segment_id(),
-                          {name: column[base:base + count] for name, column in norms.items()}))
+            write_impacts(storage, segment.segment_id(),
+                          {name: column[base:base + count] for name, column in norms.items()})
         base += count
-    if pool is None:
-        for segment_id, slices in tasks:
-            write_impacts(storage, segment_id, slices)
-        return
-    for future in [pool.submit(_weigh_task, storage.folder, *task) for task in tasks]:
-        future.result()
-
-
-def _weigh_task(folder: str, segment_id: str, norms: dict[str, array]) -> None:
-    """Worker process: write one segment's impacts file."""
-    from whoosh.filedb.filestore import FileStorage
-
-    write_impacts(FileStorage(folder), segment_id, norms)
 
 
 class SegmentImpacts:
