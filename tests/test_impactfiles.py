@@ -3,13 +3,14 @@ would compute, read only where they were weighed with the library's norms of tod
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from whoosh.filedb.filestore import FileStorage
 
 from tests.conftest import SEEDS, SHARED
-from tui.core.index import reuse
+from tui.core.index import builder, reuse
 from tui.core.index.impactfiles import EXT, SegmentImpacts, StoredImpacts
 from tui.core.index.library import Library, open_library
 from tui.core.index.postarrays import SegmentArrays
@@ -29,17 +30,21 @@ def segmented(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reuse, "SEGMENT_BYTES", 1)
 
 
-@pytest.fixture(scope="module")
-def conferences(tmp_path_factory: pytest.TempPathFactory):
+@pytest.fixture(scope="module", params=["in one process", "by workers"])
+def conferences(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """Three conference lists of the shared corpora, of a thousand papers or so each
-    (long lists are split), built in several segments; the bundled lists where the
-    corpora are missing."""
+    (long lists are split), built in several segments, in one process or by workers
+    (whose records the build process reads back for the norms); the bundled lists
+    where the corpora are missing."""
+    if request.param == "by workers" and (os.cpu_count() or 1) < 2:
+        pytest.skip("workers run one per core")
     files = [p for p in sorted(CORPORA.glob("*.txt"))
              if 600_000 < p.stat().st_size < 1_200_000][:3] or sorted(SEEDS.glob("*.txt"))
     root = tmp_path_factory.mktemp("impacts") / "ix"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(reuse, "SMALL_BYTES", 0)
         patch.setattr(reuse, "SEGMENT_BYTES", 1)
+        patch.setattr(builder, "_PARALLEL_BYTES", 1 if request.param == "by workers" else 10**12)
         open_library(files, str(root)).close()
     return files, root
 
