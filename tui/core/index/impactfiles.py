@@ -182,7 +182,7 @@ class StoredImpacts:
             if found is None:
                 return None
             pieces.append(found.read(entry))
-        if sum(len(weighed) for weighed, _, _ in pieces) != size or not pieces:
+        if not pieces or sum(len(weighed) for weighed, _, _ in pieces) != size:
             return None
         weighed = pieces[0][0]
         for other, _, _ in pieces[1:]:

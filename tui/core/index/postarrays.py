@@ -7,8 +7,8 @@ that cost about 450 ns a posting (280 of them unpickling), so a query whose list
 left the posting cache spent most of its time there. The builder therefore also
 writes, for every term of a scored field, its docnum gaps and its term frequencies as
 arrays (`<segment id>.pa`), and a directory (`<segment id>.pad`): the keys' 64-bit
-hashes in order, and each list's offset, length, sum of weights and field. A list is then one
-read and two `frombytes`, its docnums summed from the gaps at C speed.
+hashes in order, and each list's offset, length, sum of weights and field. A list is
+then one read and two `frombytes`, its docnums summed from the gaps at C speed.
 
 A directory also answers which terms a segment holds, how many papers each, and how
 often they hold it (what Whoosh's term files give, without a lookup there): each
