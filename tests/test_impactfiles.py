@@ -4,6 +4,7 @@ would compute, read only where they were weighed with the library's norms of tod
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,7 +97,8 @@ def test_a_search_answers_the_same_with_stored_impacts_or_without(
         assert _hits(library) == stored
 
 
-@pytest.mark.parametrize("damage", ["cut short", "another format", "missing"])
+@pytest.mark.parametrize("damage", ["cut short", "another format", "garbled header",
+                                    "header not a mapping", "missing"])
 def test_a_damaged_impacts_file_is_not_read(conferences, tmp_path: Path, damage: str) -> None:
     """A library finds its damaged files by their sizes and rebuilds (`opening`); a
     segment's impacts file that does not fit its directory is not read in any case."""
@@ -117,6 +119,13 @@ def test_a_damaged_impacts_file_is_not_read(conferences, tmp_path: Path, damage:
         damaged.write_bytes(damaged.read_bytes()[:-3])
     elif damage == "another format":
         damaged.write_bytes(b"paperscope-impacts-0-" + damaged.read_bytes()[21:])
+    elif damage in ("garbled header", "header not a mapping"):  # of the same size
+        data = damaged.read_bytes()
+        start = len(b"paperscope-impacts-1-") + 1 + 16
+        size = int.from_bytes(data[start - 8:start], sys.byteorder)
+        header = b"\xff" + data[start + 1:start + size] if damage == "garbled header" \
+            else b"[]".ljust(size)
+        damaged.write_bytes(data[:start] + header + data[start + size:])
     else:
         damaged.unlink()
     assert SegmentImpacts.open(storage, segment_id, arrays) is None

@@ -112,7 +112,7 @@ class SegmentImpacts:
     @classmethod
     def open(cls, storage, segment_id: str, arrays: SegmentArrays) -> SegmentImpacts | None:
         """The segment's impacts; None when it has none that fit its directory (none
-        written, another format or byte order, or a file cut short)."""
+        written, another format or byte order, a file cut short or a garbled header)."""
         name = segment_id + EXT
         if not storage.file_exists(name):
             return None
@@ -127,7 +127,12 @@ class SegmentImpacts:
             if (count != len(arrays.counts)
                     or storage.file_length(name) != start + 9 * total + 8 * count):
                 return None
-            digests = json.loads(handle.read(size).decode("utf-8"))
+            try:
+                digests = json.loads(handle.read(size).decode("utf-8"))
+            except ValueError:  # a header of the right size, garbled: weigh as before
+                return None
+            if not isinstance(digests, dict):
+                return None
             handle.seek(start + 9 * total)
             cuts = array("d")
             cuts.frombytes(handle.read(8 * count))
