@@ -64,6 +64,10 @@ _SMALL = 64
 """Postings that cost about as much as starting to score a list: so that among short
 lists the order is by bound."""
 
+_HEAP_FROM = 20
+"""`_kth_largest` ranks by a heap from this many values per rank asked for (measured:
+below it, sorting them all at C speed is faster than nlargest's loop)."""
+
 Ranked = list[tuple[int, float]]
 def ranked(scores: Scores, k: int | None, rank: Sequence[int] | None = None) -> Ranked:
     """The best `k` (all when None) (docnum, score) pairs: score descending, then in
@@ -178,7 +182,7 @@ def _survivors(score: Callable[[_Leaf, Collection[int] | Selection | None], Scor
         add_scores(partial, scored)
         # Partial scores only grow, so the k best are among the k best before and
         # the papers just scored: θ, the k-th best, is found among those alone.
-        theta, best = _kth(partial, best, scored, k)
+        theta, best = _kth(partial, best, scored, k, theta)
         i += 1
     # The rest only for the papers seen, those that can still reach θ: the highest
     # bounds first, so that what is left, and the papers that can still reach θ,
@@ -191,27 +195,44 @@ def _survivors(score: Callable[[_Leaf, Collection[int] | Selection | None], Scor
         scored = score(leaves[i], alive.keys())
         add_scores(alive, scored)
         # The k best reach θ, so they are among the papers kept.
-        theta, best = _kth(alive, best, scored, k)
+        theta, best = _kth(alive, best, scored, k, theta)
         i += 1
         alive = _reaching(alive, theta, rest[i])
     return set(alive)
 
 
 def _kth(partial: dict[int, float], best: set[int], scored: Scores, k: int,
-         ) -> tuple[float, set[int]]:
+         theta: float) -> tuple[float, set[int]]:
     """The k-th best partial score among the papers of `best` and `scored` (0 when
     fewer than k), and those of them at or above it. The papers just scored are read
-    from `scored` at C speed; `best` (about k papers) adds those it does not hold."""
+    from `scored` at C speed; `best` (about k papers) adds those it does not hold.
+    `theta` is the k-th best before `scored` was added: partial scores only grow, so
+    the k papers of `best` are still at or above it, and a paper under it cannot be
+    among the k best. Only the papers at or above it are ranked, which matters for a
+    large k (the reader's thousand hits), where ranking every paper just scored would
+    cost more than scoring it."""
     docnums = list(scored)
     values = list(map(partial.__getitem__, docnums))
+    if theta > 0:
+        above = list(map(theta.__le__, values))
+        docnums = list(compress(docnums, above))
+        values = list(compress(values, above))
     others = [d for d in best if d not in scored]
     if others:
         docnums += others
         values += map(partial.__getitem__, others)
     if len(values) < k:
         return 0.0, set(docnums)
-    kth = heapq.nlargest(k, values)[-1]
+    kth = _kth_largest(values, k)
     return kth, set(compress(docnums, map(kth.__le__, values)))
+
+
+def _kth_largest(values: list[float], k: int) -> float:
+    """The k-th largest of `values` (at least k of them): by a heap when k is a small
+    share of them (nlargest's loop is Python), else by a sort at C speed."""
+    if len(values) > _HEAP_FROM * k:
+        return heapq.nlargest(k, values)[-1]
+    return sorted(values)[-k]
 
 
 def _reaching(partial: dict[int, float], theta: float, rest: float) -> dict[int, float]:
