@@ -7,6 +7,10 @@ change (the previous one is cancelled), answered by `SearchDone`, answers of old
 queries dropped by serial number, so a slow stale search can never overwrite a newer
 result; and for a query that finds nothing, the rescue ("did you mean", close matches)
 once typing pauses, or at once when Enter asks for it.
+
+While a query is typed, its search keeps the first `TYPING_HITS` hits only; the list is
+completed to the reader's limit once typing pauses, or at once when the search box is
+left (see `TYPING_HITS`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,16 @@ RESCUE_AFTER_S = 0.25
 paused this long. Looking for them takes up to a few hundred milliseconds of the one
 interpreter the screen is drawn by too: on every keystroke of a misspelt word, typing
 stuttered."""
+TYPING_HITS = 100
+"""Hits kept by a search run on a keystroke: a few screens of the list, which is all
+that shows while the query is typed. Keeping the reader's thousand costs that search
+about twice as long on a large library (the thousandth best bounds the pruning far
+lower than the hundredth: `topk`), and it is paid on every keystroke. The list is
+completed with the same search once typing pauses (`COMPLETE_AFTER_S`) or the search
+box is left; its first hits are the same papers in the same order (the top k is
+exact), so the list only grows under the cursor."""
+COMPLETE_AFTER_S = RESCUE_AFTER_S
+"""A list cut to `TYPING_HITS` is completed once typing has paused this long."""
 
 
 def run_search(library: Library, query: str, limit: int, width: int, rows: int,
@@ -87,34 +101,45 @@ class LiveSearch:
         """Runs the rescue of a query that found nothing, once typing pauses."""
         self.submitted = False
         """Enter was pressed in the search box before the answer to its query came."""
+        self.started_limit = limit
+        """The hit limit of the latest search started."""
+        self.complete_timer: Timer | None = None
+        """Completes a list cut to `TYPING_HITS`, once typing pauses."""
 
     @property
     def caught_up(self) -> bool:
         """The latest search's answer is on screen, and no rescue is due."""
-        return self.shown == self.serial and self.rescue_timer is None
+        return (self.shown == self.serial and self.rescue_timer is None
+                and self.complete_timer is None)
 
     def next_serial(self) -> int:
         """The serial of a search about to start (answers of older ones are dropped)."""
         self.serial += 1
+        self.started_limit = self.limit
         return self.serial
 
-    def start(self, rescue: bool = False) -> None:
-        """Search for what the box holds now (answered by `SearchDone`)."""
+    def start(self, rescue: bool = False, typing: bool = False) -> None:
+        """Search for what the box holds now (answered by `SearchDone`); `typing`: on a
+        keystroke, for the first `TYPING_HITS` hits only."""
         view = self.view
         if view.library is None:
             return
         self.cancel_rescue()
+        self.cancel_completion()
         reading = view.reading
         reading.similar_of = None  # a search replaces the similar papers
-        work = partial(self._run, view.library, self.next_serial(), view.search_box.value,
-                       rescue, *view.first_screen(), reading.state, reading.sort_key,
-                       reading.filter_names)
+        serial = self.next_serial()
+        if typing:
+            self.started_limit = min(self.limit, TYPING_HITS)
+        work = partial(self._run, view.library, serial, view.search_box.value,
+                       self.started_limit, rescue, *view.first_screen(), reading.state,
+                       reading.sort_key, reading.filter_names)
         view.run_worker(work, group="search", exclusive=True, exit_on_error=False, thread=True)
 
-    def _run(self, library: Library, serial: int, query: str, rescue: bool, width: int,
-             rows: int, state: StateStore, sort: str, filters: list[str]) -> None:
+    def _run(self, library: Library, serial: int, query: str, limit: int, rescue: bool,
+             width: int, rows: int, state: StateStore, sort: str, filters: list[str]) -> None:
         worker = get_current_worker()
-        done = run_search(library, query, self.limit, width, rows, lambda: worker.is_cancelled,
+        done = run_search(library, query, limit, width, rows, lambda: worker.is_cancelled,
                           state=state, sort=sort, filters=filters, rescue=rescue)
         if done is not None and not worker.is_cancelled:
             self.view.post_message(SearchDone(serial, *done))
@@ -132,6 +157,16 @@ class LiveSearch:
             self._after_submit(result)
         elif not result.rescued:
             self.rescue_later()
+        elif self._cut_short(result):
+            if self.view.focused is self.view.search_box:
+                self.complete_timer = self.view.set_timer(COMPLETE_AFTER_S, self.complete_now)
+            else:  # the box was left before the answer came: the list is being read
+                self.complete_now()
+
+    def _cut_short(self, result: SearchResult) -> bool:
+        """Whether the answer on screen holds fewer hits than the reader's limit only
+        because its search kept the first `TYPING_HITS`."""
+        return self.started_limit < self.limit and len(result.hits) < result.total
 
     def failed(self) -> None:
         """The latest search failed: nothing more is coming for it."""
@@ -140,7 +175,7 @@ class LiveSearch:
     def typed(self) -> None:
         """The query changed: an Enter before it is no longer pending; search."""
         self.submitted = False
-        self.start()
+        self.start(typing=True)
 
     def leave_box(self, submitted: bool) -> None:
         """Enter (`submitted`) or ↓ in the search box: to the list, unless the answer or
@@ -151,6 +186,8 @@ class LiveSearch:
         elif submitted and self.rescue_timer is not None:
             self.rescue_now()
         else:
+            if self.complete_timer is not None:
+                self.complete_now()
             self.view.set_focus(self.view.paper_list)
 
     def _after_submit(self, result: SearchResult) -> None:
@@ -160,7 +197,10 @@ class LiveSearch:
         self.submitted = False
         if not result.rescued:
             self.rescue_now()
-        elif not result.suggestion and self.view.focused is self.view.search_box:
+            return
+        if self._cut_short(result):
+            self.complete_now()
+        if not result.suggestion and self.view.focused is self.view.search_box:
             self.view.set_focus(self.view.paper_list)
 
     def rescue_later(self) -> None:
@@ -172,6 +212,16 @@ class LiveSearch:
         """Look for the query's suggestion and close matches now."""
         self.rescue_timer = None
         self.start(rescue=True)
+
+    def complete_now(self) -> None:
+        """Complete the list cut to `TYPING_HITS` now: the same search, every hit."""
+        self.complete_timer = None
+        self.start()
+
+    def cancel_completion(self) -> None:
+        if self.complete_timer is not None:
+            self.complete_timer.stop()
+            self.complete_timer = None
 
     def cancel_rescue(self) -> None:
         if self.rescue_timer is not None:

@@ -1,0 +1,116 @@
+"""A keystroke's search keeps the list's first hits; the list is completed once typing
+pauses, or at once when the search box is left (`searching.TYPING_HITS`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from reader_helpers import settle, wait_until
+from tui.app import searching
+from tui.core.search.search import search
+
+QUERY = "model"
+FEW = 3
+"""`TYPING_HITS` for these tests: the bundled lists hold 38 papers."""
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """(query, limit) of each search the reader runs, with `TYPING_HITS` at FEW."""
+    seen: list[tuple[str, int]] = []
+    run = searching.run_search
+
+    def counted(library, query, limit, *args, **kwargs):
+        seen.append((query, limit))
+        return run(library, query, limit, *args, **kwargs)
+
+    monkeypatch.setattr(searching, "run_search", counted)
+    monkeypatch.setattr(searching, "TYPING_HITS", FEW)
+    return seen
+
+
+async def typed_answer(pilot, keys: str, focus: bool = True) -> None:
+    """Type `keys` into the search box (`focus`: after going to it) and wait for the
+    last keystroke's answer only."""
+    reader = pilot.app.reader
+    await pilot.press(*(["slash"] if focus else []), *keys)
+    await wait_until(pilot, lambda: reader.shown_serial == reader.search_serial,
+                     "the last keystroke's answer")
+
+
+def docnums(app) -> list[int]:
+    return [hit.docnum for hit in app.reader.paper_list.hits]
+
+
+async def test_a_typed_query_shows_its_first_hits_then_all_once_typing_pauses(
+        make_app, runs, monkeypatch) -> None:
+    monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 0.5)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        full = search(app.library, QUERY, limit=1000, typing=True)
+        assert full.total > FEW, "the query must match more papers than a keystroke keeps"
+        await typed_answer(pilot, QUERY)
+        assert docnums(app) == [h.docnum for h in full.hits[:FEW]]
+        assert runs[-1] == (QUERY, FEW)
+        status = str(app.reader.query_one("#status").render())
+        assert status.startswith(f"first {FEW} of {full.total} matches")
+        assert app.reader.live.complete_timer is not None and not app.reader.idle
+        await wait_until(pilot, lambda: app.reader.live.complete_timer is None, "the pause")
+        await settle(pilot)
+        assert docnums(app) == [h.docnum for h in full.hits]
+        assert runs[-1] == (QUERY, 1000)
+        assert [limit for _, limit in runs].count(1000) == 1, "one completion, once"
+        assert app.focused is app.reader.search_box
+
+
+async def test_only_the_query_typed_last_is_completed(make_app, runs, monkeypatch) -> None:
+    monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 2.0)  # "now" is surely before it
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await typed_answer(pilot, QUERY[:-1])
+        assert app.reader.live.complete_timer is not None
+        await typed_answer(pilot, QUERY[-1], focus=False)
+        await wait_until(pilot, lambda: app.reader.live.complete_timer is None, "the pause")
+        await settle(pilot)
+        assert [run for run in runs if run[0]] == [
+            *((QUERY[:n], FEW) for n in range(1, len(QUERY) + 1)), (QUERY, 1000)]
+
+
+@pytest.mark.parametrize("how", ["down", "enter", "enter before the answer"])
+async def test_leaving_the_box_completes_the_list_at_once(make_app, runs, monkeypatch,
+                                                          how) -> None:
+    from textual import events
+
+    monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 60.0)  # never within the test
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        full = search(app.library, QUERY, limit=1000, typing=True)
+        if how == "enter before the answer":
+            # As a terminal delivers a pasted query and Enter together.
+            await pilot.press("slash")
+            for char in QUERY:
+                app.post_message(events.Key(char, char))
+            app.post_message(events.Key("enter", "\r"))
+        else:
+            await typed_answer(pilot, QUERY)
+            await pilot.press(how)
+            assert app.reader.live.complete_timer is None
+        await settle(pilot)
+        assert app.focused is app.reader.paper_list
+        assert docnums(app) == [h.docnum for h in full.hits]
+        assert runs[-1] == (QUERY, 1000)
+
+
+async def test_a_query_with_few_matches_is_not_searched_again(make_app, runs) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        query = "butterworth"
+        assert search(app.library, query, limit=1000, typing=True).total <= FEW
+        await typed_answer(pilot, query)
+        assert app.reader.live.complete_timer is None
+        await settle(pilot)
+        assert [limit for typed, limit in runs if typed] == [FEW] * len(query)
