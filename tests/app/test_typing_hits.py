@@ -12,6 +12,8 @@ from tui.core.search.search import search
 QUERY = "model"
 FEW = 3
 """`TYPING_HITS` for these tests: the bundled lists hold 38 papers."""
+SIZE = (100, 30)
+"""A terminal whose list shows more than FEW papers."""
 
 
 @pytest.fixture
@@ -42,19 +44,25 @@ def docnums(app) -> list[int]:
     return [hit.docnum for hit in app.reader.paper_list.hits]
 
 
+def typing_hits(app) -> int:
+    """How many hits a keystroke's search keeps: FEW, or a screenful when more."""
+    return max(FEW, app.reader.first_screen()[1])
+
+
 async def test_a_typed_query_shows_its_first_hits_then_all_once_typing_pauses(
         make_app, runs, monkeypatch) -> None:
     monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 0.5)
     app = make_app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         full = search(app.library, QUERY, limit=1000, typing=True)
-        assert full.total > FEW, "the query must match more papers than a keystroke keeps"
+        cut = typing_hits(app)
+        assert FEW < cut < full.total, "never fewer hits than the screen shows"
         await typed_answer(pilot, QUERY)
-        assert docnums(app) == [h.docnum for h in full.hits[:FEW]]
-        assert runs[-1] == (QUERY, FEW)
+        assert docnums(app) == [h.docnum for h in full.hits[:cut]]
+        assert runs[-1] == (QUERY, cut)
         status = str(app.reader.query_one("#status").render())
-        assert status.startswith(f"first {FEW} of {full.total} matches")
+        assert status.startswith(f"first {cut} of {full.total} matches")
         assert app.reader.live.complete_timer is not None and not app.reader.idle
         await wait_until(pilot, lambda: app.reader.live.complete_timer is None, "the pause")
         await settle(pilot)
@@ -67,15 +75,16 @@ async def test_a_typed_query_shows_its_first_hits_then_all_once_typing_pauses(
 async def test_only_the_query_typed_last_is_completed(make_app, runs, monkeypatch) -> None:
     monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 2.0)  # "now" is surely before it
     app = make_app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await typed_answer(pilot, QUERY[:-1])
         assert app.reader.live.complete_timer is not None
         await typed_answer(pilot, QUERY[-1], focus=False)
         await wait_until(pilot, lambda: app.reader.live.complete_timer is None, "the pause")
         await settle(pilot)
+        cut = typing_hits(app)
         assert [run for run in runs if run[0]] == [
-            *((QUERY[:n], FEW) for n in range(1, len(QUERY) + 1)), (QUERY, 1000)]
+            *((QUERY[:n], cut) for n in range(1, len(QUERY) + 1)), (QUERY, 1000)]
 
 
 @pytest.mark.parametrize("how", ["down", "enter", "enter before the answer"])
@@ -85,7 +94,7 @@ async def test_leaving_the_box_completes_the_list_at_once(make_app, runs, monkey
 
     monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 60.0)  # never within the test
     app = make_app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         full = search(app.library, QUERY, limit=1000, typing=True)
         if how == "enter before the answer":
@@ -106,11 +115,11 @@ async def test_leaving_the_box_completes_the_list_at_once(make_app, runs, monkey
 
 async def test_a_query_with_few_matches_is_not_searched_again(make_app, runs) -> None:
     app = make_app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         query = "butterworth"
         assert search(app.library, query, limit=1000, typing=True).total <= FEW
         await typed_answer(pilot, query)
         assert app.reader.live.complete_timer is None
         await settle(pilot)
-        assert [limit for typed, limit in runs if typed] == [FEW] * len(query)
+        assert [limit for typed, limit in runs if typed] == [typing_hits(app)] * len(query)

@@ -39,13 +39,14 @@ paused this long. Looking for them takes up to a few hundred milliseconds of the
 interpreter the screen is drawn by too: on every keystroke of a misspelt word, typing
 stuttered."""
 TYPING_HITS = 100
-"""Hits kept by a search run on a keystroke: a few screens of the list, which is all
-that shows while the query is typed. Keeping the reader's thousand costs that search
-about twice as long on a large library (the thousandth best bounds the pruning far
-lower than the hundredth: `topk`), and it is paid on every keystroke. The list is
-completed with the same search once typing pauses (`COMPLETE_AFTER_S`) or the search
-box is left; its first hits are the same papers in the same order (the top k is
-exact), so the list only grows under the cursor."""
+"""Hits kept by a search run on a keystroke (or a screenful, on a terminal tall enough
+to show more): a few screens of the list, which is all that shows while the query is
+typed. Keeping the reader's thousand costs that search about twice as long on a large
+library (the thousandth best bounds the pruning far lower than the hundredth: `topk`),
+and it is paid on every keystroke. The list is completed with the same search once
+typing pauses (`COMPLETE_AFTER_S`) or the search box is left; its first hits are the
+same papers in the same order (the top k is exact), so the list only grows under the
+cursor."""
 COMPLETE_AFTER_S = RESCUE_AFTER_S
 """A list cut to `TYPING_HITS` is completed once typing has paused this long."""
 
@@ -129,10 +130,11 @@ class LiveSearch:
         reading = view.reading
         reading.similar_of = None  # a search replaces the similar papers
         serial = self.next_serial()
-        if typing:
-            self.started_limit = min(self.limit, TYPING_HITS)
+        width, rows = view.first_screen()
+        if typing:  # never fewer than a screen holds, however tall the terminal
+            self.started_limit = min(self.limit, max(TYPING_HITS, rows))
         work = partial(self._run, view.library, serial, view.search_box.value,
-                       self.started_limit, rescue, *view.first_screen(), reading.state,
+                       self.started_limit, rescue, width, rows, reading.state,
                        reading.sort_key, reading.filter_names)
         view.run_worker(work, group="search", exclusive=True, exit_on_error=False, thread=True)
 
