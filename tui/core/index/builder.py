@@ -37,6 +37,7 @@ from whoosh.filedb.filestore import FileStorage, Storage
 from tui.core.index import sidedata
 from tui.core.index.analysis import words
 from tui.core.index.impactfiles import weigh_segments
+from tui.core.index.reweigh import unweighed
 from tui.core.index.postarrays import ArraysWriter
 from tui.core.index.postings import Postings
 from tui.core.index.reuse import (
@@ -316,9 +317,11 @@ def build_into(storage: Storage, files: list[Path],
     del data, fresh
     # Here, with the workers gone: while they lived, their memory and the parent's
     # merged records would add up to a third more than the build's peak otherwise.
-    weigh_segments(storage, segments, {seg.segment_id() for seg, _, _ in written}, norms)
+    fresh_ids = {seg.segment_id() for seg, _, _ in written}
+    weigh_segments(storage, segments, fresh_ids, norms)
     return {"papers": len(order), "docnums": len(dead), "lists": lists,
-            "blocks": [b.to_json() for b in blocks] if keys else []}
+            "blocks": [b.to_json() for b in blocks] if keys else [],
+            "unweighed": unweighed(storage, segments, fresh_ids)}
 
 
 def _blocks(storage: Storage, pieces: list[Piece], runs: list[_Run], written: list,

@@ -49,10 +49,11 @@ def norms_digest(norms: array | None) -> str | None:
     return blake2b(norms.tobytes(), digest_size=16).hexdigest()
 
 
-def write_impacts(storage, segment_id: str, norms: Mapping[str, array]) -> None:
-    """Write the impacts file of the segment `segment_id`, whose papers' norms per
-    field are `norms` (indexed by the segment's own docnums); nothing for a segment
-    without posting arrays.
+def write_impacts(storage, segment_id: str, norms: Mapping[str, array],
+                  name: str | None = None) -> None:
+    """Write the impacts file of the segment `segment_id` (under `name`, when given),
+    whose papers' norms per field are `norms` (indexed by the segment's own docnums);
+    nothing for a segment without posting arrays.
 
     Lists are weighed in the order of the arrays' data file, read a list at a time, so
     that memory is bounded by the longest list; a list's impacts and marks are at 9/8
@@ -65,7 +66,7 @@ def write_impacts(storage, segment_id: str, norms: Mapping[str, array]) -> None:
     header = json.dumps({name: norms_digest(norms.get(name)) for name in fields}).encode()
     cuts = array("d", bytes(8 * len(arrays.counts)))
     source = arrays.open_data()
-    handle = storage.create_file(segment_id + EXT)
+    handle = storage.create_file(name or segment_id + EXT)
     try:
         handle.write(_MAGIC + array("Q", [len(arrays.counts), len(header)]).tobytes() + header)
         for entry in sorted(range(len(cuts)), key=arrays.offsets.__getitem__):

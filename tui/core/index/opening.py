@@ -297,12 +297,24 @@ def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress 
     with contextlib.suppress(OSError):
         fsync_folder(root)
     _remove_stale(root, name)
+    _reweigh_later(root / name, meta)
     try:
         return _open_folder(root / name)
     except Exception as exc:  # noqa: BLE001 - the build opened it a moment ago
         with contextlib.suppress(OSError):
             os.rename(root / name, root / f".bad-{_random_hex(8)}")
         raise _Harmed(f"{root / name} was changed as soon as it was built") from exc
+
+
+def _reweigh_later(folder: Path, meta: dict[str, object]) -> None:
+    """Start weighing again the segments a build took over, where enough of them wait
+    (imported here: only a build needs it; see `reweigh`)."""
+    from tui.core.index import reweigh
+
+    waiting = meta.get("unweighed")
+    if isinstance(waiting, int) and waiting >= reweigh.REWEIGH_FROM:
+        with contextlib.suppress(OSError):  # the searches weigh them as before
+            reweigh.start(folder)
 
 
 def open_index(files: list[Path], roots: list[Path], progress: Progress | None = None,
