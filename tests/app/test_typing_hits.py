@@ -123,3 +123,19 @@ async def test_a_query_with_few_matches_is_not_searched_again(make_app, runs) ->
         assert app.reader.live.complete_timer is None
         await settle(pilot)
         assert [limit for typed, limit in runs if typed] == [typing_hits(app)] * len(query)
+
+
+async def test_similar_papers_asked_for_meanwhile_are_not_replaced(make_app, runs,
+                                                                   monkeypatch) -> None:
+    monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 0.3)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await typed_answer(pilot, QUERY)
+        assert app.reader.live.complete_timer is not None
+        await pilot.press("escape", "r")  # to the list, then its paper's similar papers
+        await settle(pilot)
+        await pilot.pause(0.5)  # past the time the completion was due
+        await settle(pilot)
+        assert app.reader.reading.similar_of is not None
+        assert all(limit != 1000 for _, limit in runs), "no completion replaced them"

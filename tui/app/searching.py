@@ -109,12 +109,14 @@ class LiveSearch:
 
     @property
     def caught_up(self) -> bool:
-        """The latest search's answer is on screen, and no rescue is due."""
+        """The latest search's answer is on screen, and no rescue or completion is due."""
         return (self.shown == self.serial and self.rescue_timer is None
                 and self.complete_timer is None)
 
     def next_serial(self) -> int:
-        """The serial of a search about to start (answers of older ones are dropped)."""
+        """The serial of a search about to start (answers of older ones are dropped, and
+        the completion of a cut list is moot)."""
+        self.cancel_completion()
         self.serial += 1
         self.started_limit = self.limit
         return self.serial
@@ -126,7 +128,6 @@ class LiveSearch:
         if view.library is None:
             return
         self.cancel_rescue()
-        self.cancel_completion()
         reading = view.reading
         reading.similar_of = None  # a search replaces the similar papers
         serial = self.next_serial()
