@@ -37,12 +37,12 @@ from whoosh.filedb.filestore import FileStorage, Storage
 from tui.core.index import sidedata
 from tui.core.index.analysis import words
 from tui.core.index.impactfiles import weigh_segments
-from tui.core.index.reweigh import unweighed
 from tui.core.index.postarrays import ArraysWriter
 from tui.core.index.postings import Postings
 from tui.core.index.reuse import (
     Block, FileKey, Piece, Previous, link_files, plan, runs_for,
 )
+from tui.core.index.reweigh import unweighed
 from tui.core.index.schema import document, make_schema
 from tui.core.index.removed import list_order, mark_deleted
 from tui.core.index.sidedata import PartData, SegmentData, write_side_files
@@ -321,7 +321,7 @@ def build_into(storage: Storage, files: list[Path],
     weigh_segments(storage, segments, fresh_ids, norms)
     return {"papers": len(order), "docnums": len(dead), "lists": lists,
             "blocks": [b.to_json() for b in blocks] if keys else [],
-            "unweighed": unweighed(storage, segments, fresh_ids)}
+            "unweighed": unweighed(segments, fresh_ids)}
 
 
 def _blocks(storage: Storage, pieces: list[Piece], runs: list[_Run], written: list,

@@ -34,23 +34,18 @@ from tui.core.index.postarrays import SegmentArrays
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.sidefiles import NORMS_FILE, parse_norms
 
-REWEIGH_FROM = 2_000_000
-"""Postings of the segments taken over from which weighing them again is worth a
-process of its own: under it (a library of some 10,000 papers), weighing their lists
-as they are read costs the searches a few hundred milliseconds in all, about what
-starting the process costs."""
+REWEIGH_FROM = 10_000
+"""Papers in the segments taken over from which weighing them again is worth a process
+of its own: under it (about two million postings), weighing their lists as they are
+read costs the searches a few hundred milliseconds in all, about what starting the
+process costs."""
 
 
-def unweighed(storage, segments: Iterable, fresh: set[str]) -> int:
-    """How many postings the segments a build took over (those whose id is not in
+def unweighed(segments: Iterable, fresh: set[str]) -> int:
+    """How many papers the segments a build took over (those whose id is not in
     `fresh`) hold, of those without deleted papers (whose impacts are never read)."""
-    total = 0
-    for segment in segments:
-        if segment.segment_id() in fresh or segment.has_deletions():
-            continue
-        arrays = SegmentArrays.open(storage, segment.segment_id())
-        total += sum(arrays.counts) if arrays is not None else 0
-    return total
+    return sum(segment.doc_count_all() for segment in segments
+               if segment.segment_id() not in fresh and not segment.has_deletions())
 
 
 def reweigh(folder: Path) -> int:
