@@ -176,7 +176,8 @@ class Scorer:
         return self._size
 
     def evaluate(self, q: wq.Query, candidates: set[int] | None = None) -> Scores:
-        """Matching docnums with their scores, among `candidates` when given."""
+        """Matching docnums with their scores, among `candidates` when given: a dict of
+        the caller's own (never one kept), which it may change."""
         if isinstance(q, wq.Term):
             text = q.text.decode("utf-8") if isinstance(q.text, bytes) else q.text
             return self.term(q.fieldname, text, q.boost, candidates)

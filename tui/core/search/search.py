@@ -196,10 +196,12 @@ def _run(library: Library, q: wq.Query, limit: int | None,
                 return [(d, s) for d, s in docs if d not in left_out][:limit], total
     if within is not None and within.only is not None:
         scores = library.evaluate(q, set(within.only))  # a few papers: score them alone
+        scores = {d: s for d, s in scores.items() if within.allows(d)}
     else:
         scores = library.evaluate(q)
-    if within is not None:
-        scores = {d: s for d, s in scores.items() if within.allows(d)}
+        if within is not None:  # a few papers left out (similar papers: the paper itself)
+            for docnum in within.excluded:
+                scores.pop(docnum, None)
     return ranked(scores, limit, library.tie_rank), len(scores)
 
 
