@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reader_helpers import settle, wait_until
-from tui.app import searching
+from tui.app import reading, searching
 from tui.core.search.search import search
 
 QUERY = "model"
@@ -18,7 +18,8 @@ SIZE = (100, 30)
 
 @pytest.fixture
 def runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
-    """(query, limit) of each search the reader runs, with `TYPING_HITS` at FEW."""
+    """(query, limit) of each search the reader runs, with `TYPING_HITS` and the
+    similar papers listed at FEW."""
     seen: list[tuple[str, int]] = []
     run = searching.run_search
 
@@ -28,6 +29,7 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
     monkeypatch.setattr(searching, "run_search", counted)
     monkeypatch.setattr(searching, "TYPING_HITS", FEW)
+    monkeypatch.setattr(reading, "SIMILAR_LIMIT", FEW)  # similar papers: a cut list too
     return seen
 
 
@@ -87,7 +89,8 @@ async def test_only_the_query_typed_last_is_completed(make_app, runs, monkeypatc
             *((QUERY[:n], cut) for n in range(1, len(QUERY) + 1)), (QUERY, 1000)]
 
 
-@pytest.mark.parametrize("how", ["down", "enter", "enter before the answer"])
+@pytest.mark.parametrize("how", ["down", "enter", "enter before the answer",
+                                 "similar papers and back"])
 async def test_leaving_the_box_completes_the_list_at_once(make_app, runs, monkeypatch,
                                                           how) -> None:
     from textual import events
@@ -103,6 +106,13 @@ async def test_leaving_the_box_completes_the_list_at_once(make_app, runs, monkey
             for char in QUERY:
                 app.post_message(events.Key(char, char))
             app.post_message(events.Key("enter", "\r"))
+        elif how == "similar papers and back":
+            # Before the pause ends, so the list shown again on the way back is cut.
+            await typed_answer(pilot, QUERY)
+            await pilot.press("escape", "r")
+            await settle(pilot)
+            assert app.reader.reading.similar_of is not None
+            await pilot.press("escape")
         else:
             await typed_answer(pilot, QUERY)
             await pilot.press(how)

@@ -102,8 +102,6 @@ class LiveSearch:
         """Runs the rescue of a query that found nothing, once typing pauses."""
         self.submitted = False
         """Enter was pressed in the search box before the answer to its query came."""
-        self.started_limit = limit
-        """The hit limit of the latest search started."""
         self.complete_timer: Timer | None = None
         """Completes a list cut to `TYPING_HITS`, once typing pauses."""
 
@@ -118,7 +116,6 @@ class LiveSearch:
         the completion of a cut list is moot)."""
         self.cancel_completion()
         self.serial += 1
-        self.started_limit = self.limit
         return self.serial
 
     def start(self, rescue: bool = False, typing: bool = False) -> None:
@@ -132,11 +129,11 @@ class LiveSearch:
         reading.similar_of = None  # a search replaces the similar papers
         serial = self.next_serial()
         width, rows = view.first_screen()
-        if typing:  # never fewer than a screen holds, however tall the terminal
-            self.started_limit = min(self.limit, max(TYPING_HITS, rows))
-        work = partial(self._run, view.library, serial, view.search_box.value,
-                       self.started_limit, rescue, width, rows, reading.state,
-                       reading.sort_key, reading.filter_names)
+        # Typing: never fewer hits than a screen holds, however tall the terminal.
+        limit = min(self.limit, max(TYPING_HITS, rows)) if typing else self.limit
+        work = partial(self._run, view.library, serial, view.search_box.value, limit,
+                       rescue, width, rows, reading.state, reading.sort_key,
+                       reading.filter_names)
         view.run_worker(work, group="search", exclusive=True, exit_on_error=False, thread=True)
 
     def _run(self, library: Library, serial: int, query: str, limit: int, rescue: bool,
@@ -167,9 +164,11 @@ class LiveSearch:
                 self.complete_now()
 
     def _cut_short(self, result: SearchResult) -> bool:
-        """Whether the answer on screen holds fewer hits than the reader's limit only
-        because its search kept the first `TYPING_HITS`."""
-        return self.started_limit < self.limit and len(result.hits) < result.total
+        """Whether the search answer on screen holds fewer hits than the reader's limit
+        only because its search kept the first `TYPING_HITS` (also one shown again on
+        leaving similar papers; similar papers themselves are a list of their own)."""
+        return (self.view.reading.similar_of is None and result.limit is not None
+                and result.limit < self.limit and len(result.hits) < result.total)
 
     def failed(self) -> None:
         """The latest search failed: nothing more is coming for it."""
@@ -219,7 +218,7 @@ class LiveSearch:
     def complete_now(self) -> None:
         """Complete the list cut to `TYPING_HITS` now: the same search, every hit."""
         self.complete_timer = None
-        self.start()
+        self.start(rescue=True)
 
     def cancel_completion(self) -> None:
         if self.complete_timer is not None:

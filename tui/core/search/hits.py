@@ -132,3 +132,5 @@ class SearchResult:
     tried (`search(..., rescue=False)`)."""
     elapsed_ms: float = 0.0
     notices: list[str] = field(default_factory=list)
+    limit: int | None = None
+    """The most hits the search was asked for (None: every match)."""

@@ -93,7 +93,7 @@ def search(library: Library, query: str, limit: int | None = 20, *, typing: bool
 
     # Files damaged under the library: it reopens (or rebuilds) the index and runs again.
     result = library.guarded(run)
-    result.query = compiled.typed
+    result.query, result.limit = compiled.typed, limit
     result.notices = library.notices[noticed:]
     result.elapsed_ms = (time.perf_counter() - started) * 1000
     return result
@@ -256,6 +256,7 @@ def similar(library: Library, docnum: int, limit: int | None = 10) -> SearchResu
     """
     started = time.perf_counter()
     result = library.guarded(lambda: _similar(library, docnum, limit))
+    result.limit = limit
     result.elapsed_ms = (time.perf_counter() - started) * 1000
     return result
 
