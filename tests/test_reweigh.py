@@ -104,6 +104,16 @@ def test_a_file_that_would_change_size_is_left_as_it_was(grown, monkeypatch) -> 
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []
 
 
+def test_what_a_reweigh_stopped_midway_left_is_removed(grown) -> None:
+    files, root = grown
+    with open_library(files, str(root)) as library:
+        folder = library.opened.path
+    left = folder / f".{next(folder.glob('*' + EXT)).stem}{EXT}.99999"
+    left.write_bytes(b"half a file")
+    reweigh.reweigh(folder)
+    assert not left.exists()
+
+
 def test_a_small_library_or_a_whole_build_starts_no_process(tmp_path: Path,
                                                            monkeypatch) -> None:
     started: list[Path] = []

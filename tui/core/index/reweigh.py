@@ -53,6 +53,8 @@ def reweigh(folder: Path) -> int:
     fit its norms (and that has no deleted papers); how many were written."""
     from whoosh.filedb.filestore import FileStorage
 
+    for left in folder.glob(f".*{EXT}.*"):  # from a reweigh stopped midway
+        left.unlink()
     storage = FileStorage(str(folder))
     reader = storage.open_index().reader()
     try:
