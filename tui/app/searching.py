@@ -152,7 +152,8 @@ class LiveSearch:
         return True
 
     def answered(self, result: SearchResult) -> None:
-        """The latest answer is on screen: follow up Enter, or rescue it later."""
+        """The latest answer is on screen: follow up Enter, rescue it later, or complete
+        a list cut to `TYPING_HITS`."""
         if self.submitted:
             self._after_submit(result)
         elif not result.rescued:
@@ -160,7 +161,7 @@ class LiveSearch:
         elif self._cut_short(result):
             if self.view.focused is self.view.search_box:
                 self.complete_timer = self.view.set_timer(COMPLETE_AFTER_S, self.complete_now)
-            else:  # the box was left before the answer came: the list is being read
+            else:  # the list is being read (the box was left before the answer came)
                 self.complete_now()
 
     def _cut_short(self, result: SearchResult) -> bool:
