@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -61,7 +62,12 @@ def _hits(library: Library) -> dict[str, list[tuple[int, float]]]:
             for q in QUERIES}
 
 
-@pytest.mark.parametrize("how", ["in this process", "as the build starts it"])
+START = reweigh.start
+"""The real `start`, which the `grown` fixture replaces."""
+
+
+@pytest.mark.parametrize("how", ["in this process", "by the command",
+                                 "as the build starts it"])
 def test_a_grown_library_reads_its_impacts_again_once_weighed(grown, tmp_path: Path,
                                                                how: str) -> None:
     files, root = grown
@@ -71,6 +77,13 @@ def test_a_grown_library_reads_its_impacts_again_once_weighed(grown, tmp_path: P
         sizes = {p.name: p.stat().st_size for p in folder.iterdir()}
     if how == "in this process":
         assert reweigh.reweigh(folder) > 0
+    elif how == "as the build starts it":
+        process = START(folder)
+        for _ in range(600):  # waited for by the thread `start` leaves, not by this test
+            if process.returncode is not None:
+                break
+            time.sleep(0.05)
+        assert process.returncode == 0
     else:
         done = subprocess.run([sys.executable, "-m", "tui.core.index.reweigh", str(folder)],
                               capture_output=True, text=True, timeout=120)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -110,15 +111,18 @@ def _rewrite(storage, folder: Path, segment_id: str, norms: dict) -> int:
             path.unlink()
 
 
-def start(folder: Path) -> None:
-    """Run `reweigh` on `folder` in a process of its own, which outlives this one."""
+def start(folder: Path) -> subprocess.Popen:
+    """Run `reweigh` on `folder` in a process of its own, which outlives this one; a
+    thread of this one waits for it, so that a long-lived reader leaves no zombie."""
     package_root = str(Path(__file__).resolve().parents[3])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
-    subprocess.Popen(  # noqa: S603 - this interpreter, this module, a folder it built
+    process = subprocess.Popen(  # noqa: S603 - this interpreter, this module, its folder
         [sys.executable, "-m", __name__, str(folder)], env=env, cwd=str(folder),
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True, close_fds=True)
+    threading.Thread(target=process.wait, name="reweigh", daemon=True).start()
+    return process
 
 
 def main(argv: list[str]) -> int:
