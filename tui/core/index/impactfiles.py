@@ -83,8 +83,8 @@ def write_impacts(storage, segment_id: str, norms: Mapping[str, array],
         source.close()
 
 
-def weigh_segments(storage, segments: list, fresh: set[str], norms: Mapping[str, array],
-                   ) -> None:
+def weigh_segments(storage, segments: list, fresh: set[str],
+                   norms: Mapping[str, array]) -> None:
     """Write the impacts file of each of an index's `segments` (in docnum order) whose
     id is in `fresh`, from its papers' part of the index's `norms`."""
     base = 0
@@ -140,6 +140,11 @@ class SegmentImpacts:
         finally:
             handle.close()
         return cls(storage, name, digests, start, arrays, cuts)
+
+    def fits(self, fieldname: str, norms: array | None) -> bool:
+        """Whether the lists of `fieldname` were weighed with `norms` (the segment's
+        own part of the field's norms now)."""
+        return fieldname in self.digests and self.digests[fieldname] == norms_digest(norms)
 
     def read(self, entry: int) -> tuple[array, bytes, float | None]:
         """The impacts of the list at `entry`, its top part's marks (a byte a posting)
@@ -213,6 +218,5 @@ class StoredImpacts:
             if norms is not None:
                 norms = norms[base:base + leaf.doc_count_all()]
             self._fit[key] = (found is not None and not leaf.has_deletions()
-                              and fieldname in found.digests
-                              and found.digests[fieldname] == norms_digest(norms))
+                              and found.fits(fieldname, norms))
         return found if self._fit[key] else None

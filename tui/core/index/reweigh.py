@@ -30,7 +30,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from tui.core.index.impactfiles import EXT, SegmentImpacts, norms_digest, write_impacts
+from tui.core.index.impactfiles import EXT, SegmentImpacts, write_impacts
 from tui.core.index.postarrays import SegmentArrays
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.sidefiles import NORMS_FILE, parse_norms
@@ -88,8 +88,7 @@ def _fits(storage, segment_id: str, norms: dict) -> bool:
     if arrays is None:
         return True
     found = SegmentImpacts.open(storage, segment_id, arrays)
-    return found is not None and all(
-        found.digests.get(name) == norms_digest(norms.get(name)) for name in arrays.fields)
+    return found is not None and all(found.fits(name, norms.get(name)) for name in arrays.fields)
 
 
 def _rewrite(storage, folder: Path, segment_id: str, norms: dict) -> int:
