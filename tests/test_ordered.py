@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tests.test_topk import _abstracts, _write
 from tui.core.index import topk
 from tui.core.index.library import Library, open_library
+from tui.core.index.recent import RecentTops
 from tui.core.search import search as core_search
 from tui.core.search.filters import Restriction, allowed
 from tui.core.search.ordered import Skipping
@@ -51,7 +52,7 @@ def exhaustive(monkeypatch: pytest.MonkeyPatch, library: Library) -> None:
     """Make the search score every match and filter afterwards, as it did before."""
     evaluate = Library.evaluate
     monkeypatch.setattr(core_search, "first_in_order", lambda *args: None)
-    monkeypatch.setattr(library, "top", lambda q, k: None)
+    monkeypatch.setattr(library, "top", lambda q, k, count=True: None)
 
     def every(q, among=None):
         scores = evaluate(library, q)
@@ -112,8 +113,27 @@ def test_similar_papers_make_hits_only_for_those_listed(library, monkeypatch) ->
     monkeypatch.setattr(core_search, "Hit", CountedHit)
     CountedHit.made = 0
     result = similar(library, 0, 10)
-    assert result.total > 50 and len(result.hits) == 10
+    assert len(result.hits) == 10
     assert CountedHit.made == 10, "a hit was made for every match"
+
+
+def test_similar_papers_are_not_counted(library, monkeypatch) -> None:
+    """Papers sharing any of a paper's key terms are most of the library: similar
+    papers say how many they list, and the pruned path unions no terms to count them."""
+    monkeypatch.setattr(topk, "FEW", 0)
+    monkeypatch.setattr(topk, "PRUNE_FROM", 0)
+    asked = []
+    top = library.top
+    monkeypatch.setattr(library, "top", lambda q, k, count=True: asked.append(count)
+                        or top(q, k, count))
+    united = []
+    matches = topk.matches
+    monkeypatch.setattr(topk, "matches", lambda *args: united.append(1) or matches(*args))
+    result = similar(library, 0, 10)
+    assert asked == [False] and not united
+    assert result.total == len(result.hits) == 10
+    # A search counts its matches all the same.
+    assert search(library, "learning", 5, typing=True).total > 50 and united
 
 
 def test_unread_is_kept_as_the_read_papers_left_out(library, state) -> None:
@@ -179,9 +199,9 @@ def test_a_query_asked_again_is_not_scored_again(library, monkeypatch) -> None:
     asked: list[int] = []
     real = library_module.top
 
-    def counted(scorer, q, k):
+    def counted(scorer, q, k, count=True):
         asked.append(k)
-        return real(scorer, q, k)
+        return real(scorer, q, k, count=count)
 
     monkeypatch.setattr(library_module, "top", counted)
     first = answer(search(library, "graph neural", 30, typing=True))
@@ -206,3 +226,20 @@ def test_unread_with_many_read_papers_answers_as_scoring_every_match(library, st
     exhaustive(monkeypatch, library)
     assert fast == [answer(search(library, q, 7, typing=True, sort=sort, state=state,
                                   filters=["is:unread"], rescue=False)) for q, sort in asked]
+
+
+def test_an_uncounted_answer_serves_no_count() -> None:
+    """A top k remembered without its count (similar papers) answers a later ask that
+    does not want one, and is found again, counted, for one that does."""
+    tops, found = RecentTops(), []
+
+    def find(count):
+        return lambda k: found.append((k, count)) or ([(1, 2.0), (0, 1.0)][:k],
+                                                      5 if count else None)
+
+    assert tops.top("q", 2, find(False), count=False) == ([(1, 2.0), (0, 1.0)], None)
+    assert tops.top("q", 1, find(False), count=False) == ([(1, 2.0)], None)
+    assert found == [(2, False)]
+    assert tops.top("q", 1, find(True)) == ([(1, 2.0)], 5)
+    assert tops.top("q", 1, find(False), count=False) == ([(1, 2.0)], 5)
+    assert found == [(2, False), (1, True)]

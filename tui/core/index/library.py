@@ -254,11 +254,14 @@ class Library(TypingAids, Orders):
         with self._lock:
             return match_all(self.scorer, q)
 
-    def top(self, q: wq.Query, k: int) -> tuple[list[tuple[int, float]], int] | None:
+    def top(self, q: wq.Query, k: int, count: bool = True,
+            ) -> tuple[list[tuple[int, float]], int | None] | None:
         """The best `k` (docnum, score) pairs of `evaluate(q)` and the number of matches
-        (`topk`; None: not of its shapes), remembered for a while (`recent`)."""
+        (None unless `count`ed) (`topk`; None: not of its shapes), remembered for a
+        while (`recent`)."""
         with self._lock:
-            return self._tops.top(q, k, lambda n: top(self.scorer, q, n))
+            return self._tops.top(q, k, lambda n: top(self.scorer, q, n, count=count),
+                                  count)
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
         """How many papers hold the index term `term` in `fieldname` (deleted

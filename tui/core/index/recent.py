@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 Ranked = list[tuple[int, float]]
-Answer = tuple[Ranked, int]
+Answer = tuple[Ranked, int | None]
 
 KEPT = 8
 """Queries remembered; the oldest asked is forgotten first."""
@@ -26,10 +26,12 @@ class RecentTops:
     def __init__(self) -> None:
         self._answers: OrderedDict[Hashable, tuple[int, Answer]] = OrderedDict()
 
-    def top(self, q: Hashable, k: int, find: Callable[[int], Answer | None]) -> Answer | None:
-        """The best `k` of `q`: remembered, or `find(k)` (and then remembered)."""
+    def top(self, q: Hashable, k: int, find: Callable[[int], Answer | None],
+            count: bool = True) -> Answer | None:
+        """The best `k` of `q`: remembered, or `find(k)` (and then remembered). An
+        answer found without its count (None) does not serve one that wants it."""
         kept = self._answers.get(q)
-        if kept is not None and kept[0] >= k:
+        if kept is not None and kept[0] >= k and (kept[1][1] is not None or not count):
             self._answers.move_to_end(q)
             answer = kept[1]
         else:

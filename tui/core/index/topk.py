@@ -109,22 +109,31 @@ class _Leaf:
         return self.matches if self.tier is None else len(self.tier)
 
 
-def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
+def top(scorer: Scorer, q: wq.Query, k: int, *, count: bool = True,
+        ) -> tuple[Ranked, int | None] | None:
     """The best `k` papers for `q` as `ranked` gives them from `scorer.evaluate(q)`,
-    and how many papers `q` matches; None for a query of another shape, which the
-    caller then scores exhaustively."""
+    and how many papers `q` matches (None when not asked to `count` them); None for a
+    query of another shape, which the caller then scores exhaustively.
+
+    Counting a disjunction's matches is a union of its terms' papers: at 250k papers,
+    a sixth of "similar papers" (15 terms), whose count nobody reads. A conjunction's
+    matches bound its pruning, so they are found (and counted) all the same.
+    """
     plan = plan_of(q)
     if plan is None or k < 1 or postings_in(scorer, plan) < PRUNE_FROM:
         return None
     docs = papers_of(scorer)
-    selected = matches(scorer, plan, docs)
-    if selected is None:
-        return None
-    count = selected.count if isinstance(selected, Selection) else len(selected)
-    if count <= FEW * k:  # nothing worth pruning: score them all
-        found = selected.docnums if isinstance(selected, Selection) else selected
-        return ranked(scorer.evaluate(q, found), k, scorer.tie_rank), count
     conjunction = len(plan.groups) > 1 or bool(plan.excluded)
+    selected: set[int] | Selection | None = None
+    matched: int | None = None
+    if count or conjunction:
+        selected = matches(scorer, plan, docs)
+        if selected is None:
+            return None
+        matched = selected.count if isinstance(selected, Selection) else len(selected)
+        if matched <= FEW * k:  # nothing worth pruning: score them all
+            found = selected.docnums if isinstance(selected, Selection) else selected
+            return ranked(scorer.evaluate(q, found), k, scorer.tie_rank), matched
     leaves = []
     for group in plan.groups:
         for unit in group:
@@ -149,7 +158,7 @@ def top(scorer: Scorer, q: wq.Query, k: int) -> tuple[Ranked, int] | None:
         return tier.scores(leaf.scale, candidates)
 
     survivors = _survivors(score, leaves, k, selected if conjunction else None)
-    return ranked(scorer.evaluate(q, survivors), k, scorer.tie_rank), count
+    return ranked(scorer.evaluate(q, survivors), k, scorer.tie_rank), matched
 
 
 def _bound(scorer: Scorer, term: wq.Term) -> float:

@@ -178,21 +178,23 @@ EXCLUDED_FOR_TOP = 2000
 found among the best `limit` + that many of the whole collection."""
 
 
-def _run(library: Library, q: wq.Query, limit: int | None,
-         within: Restriction | None) -> tuple[list[tuple[int, float]], int]:
-    """The top `limit` (docnum, score) pairs, best first, and the number of matches."""
+def _run(library: Library, q: wq.Query, limit: int | None, within: Restriction | None,
+         count: bool = True) -> tuple[list[tuple[int, float]], int | None]:
+    """The top `limit` (docnum, score) pairs, best first, and the number of matches:
+    None when not asked to `count` them and they were not counted on the way."""
     if q is wq.NullQuery:
         return [], 0
     if limit is not None and (within is None or within.only is None):
         # Only the best `limit` are wanted: they can be found without scoring the rest.
         left_out = within.excluded if within is not None else frozenset()
         if len(left_out) <= EXCLUDED_FOR_TOP:
-            found = library.top(q, limit + len(left_out))
+            found = library.top(q, limit + len(left_out), count)
             if found is not None:
                 docs, total = found
                 if not left_out:
                     return found
-                total -= len(library.evaluate(q, set(left_out)))
+                if total is not None:
+                    total -= len(library.evaluate(q, set(left_out)))
                 return [(d, s) for d, s in docs if d not in left_out][:limit], total
     if within is not None and within.only is not None:
         scores = library.evaluate(q, set(within.only))  # a few papers: score them alone
@@ -268,7 +270,9 @@ def _similar(library: Library, docnum: int, limit: int | None) -> SearchResult:
     q = wq.Or([wq.Term("text", term, boost=weight) for term, weight in key_terms])
     # The best `limit` of the others: found as a search's are, without scoring the rest.
     others = Restriction(None, frozenset({docnum, *library.docnums_of([paper.id])}))
-    ranked, total = _run(library, q, limit, others)
+    # Not counted: "papers sharing any of 15 terms" is most of the library, and says
+    # nothing; the list says how many it shows.
+    ranked, _ = _run(library, q, limit, others, count=False)
     terms = frozenset(term for term, _ in key_terms)
     hits = [Hit(library, d, s, terms) for d, s in ranked]
-    return SearchResult(f"similar:{paper.id}", hits, total, terms)
+    return SearchResult(f"similar:{paper.id}", hits, len(hits), terms)
