@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from whoosh.lang.porter2 import exceptional_forms
 
-from tui.core.index.analysis import iter_terms, stem
+from tests.conftest import SEEDS
+from tui.core.index.analysis import iter_terms, iter_words, stem
 from tui.core.lists.paragraphs import SeedError, parse_list, read_list
-from tui.core.search.highlight import match_spans
+from tui.core.search.highlight import _RESHAPED, match_spans
 from tui.core.search.search import search
 
 OPERATOR_SOUP = st.sampled_from(
@@ -71,18 +72,42 @@ def test_any_bytes_read_or_raise_seed_error(data: bytes) -> None:
 WORDS = st.text(alphabet="abcdeghiklnorstuyz", min_size=1, max_size=14)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=5000, deadline=None)
 @given(word=st.one_of(WORDS, st.sampled_from(sorted(exceptional_forms))))
-def test_a_term_starts_with_its_word_s_first_letter(word: str) -> None:
-    # Highlighting skips words whose first letter no query term starts with.
-    assert stem(word)[:1] == word[:1]
+def test_a_term_starts_with_its_word_s_first_letters(word: str) -> None:
+    # Highlighting skips words whose first two letters no longer query term starts
+    # with (the first letter, for terms of one or two), but Porter2's exceptions.
+    term = stem(word)
+    assert term[:1] == word[:1]
+    assert term[:2] == word[:2] or len(term) <= 2 or word in _RESHAPED
+
+
+def test_every_word_of_the_seeds_stems_as_highlighting_assumes() -> None:
+    """The same, on every word of the bundled lists."""
+    words = {word for path in SEEDS.glob("*.txt")
+             for word, _, _ in iter_words(path.read_text(encoding="utf-8"))}
+    assert len(words) > 1000
+    wrong = [w for w in words if stem(w)[:2] != w[:2] and len(stem(w)) > 2
+             and w not in _RESHAPED]
+    assert not wrong
+
+
+def test_words_rewritten_from_their_third_letter_on_are_highlighted() -> None:
+    text = "They cry, flying, dying and aging at Ab."
+    words = ["cry", "flying", "dying", "aging", "ab"]
+    assert sorted(stem(w) for w in words) == ["ab", "age", "cri", "die", "fli"]
+    found = match_spans(text, {stem(w) for w in words})
+    assert [text[a:b] for a, b in found] == ["cry", "flying", "dying", "aging", "Ab"]
 
 
 @settings(max_examples=300, deadline=None)
 @given(text=st.lists(st.one_of(WORDS, st.sampled_from(
-    ["τ²", "ℓₚ", "Ǆemal", "ﬁnding", "Über", "x_1", "ẞ", "-", " ", ".", "\n", "İstanbul"])),
+    ["τ²", "ℓₚ", "Ǆemal", "ﬁnding", "Über", "x_1", "ẞ", "-", " ", ".", "\n", "İstanbul",
+     "the", "a" * 41, "_", "2x", "(", "n't"]),
+    st.sampled_from(sorted(exceptional_forms))),
     max_size=40).map(" ".join),
-    terms=st.sets(st.one_of(WORDS, st.sampled_from(["tau2", "lp", "find", "über", "x_1"])),
+    terms=st.sets(st.one_of(WORDS, st.sampled_from(["tau2", "lp", "find", "über", "x_1", "the", "a" * 41, "2x"]),
+                            st.sampled_from(sorted(map(stem, exceptional_forms)))),
                   min_size=1, max_size=6))
 def test_match_spans_are_the_words_whose_term_is_asked_for(text: str, terms: set[str]) -> None:
     expected: list[tuple[int, int]] = []

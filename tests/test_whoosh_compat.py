@@ -115,3 +115,11 @@ def test_unfiltered_postings_keep_the_deleted_documents_and_name_them() -> None:
         live = list(leaf.postings("text", "alpha").all_ids())
     assert deleted == {0}
     assert every[0] == 0 and [d for d in every if d not in deleted] == live
+
+
+def test_stem_exceptions_are_the_stemmer_s_own() -> None:
+    from whoosh.lang.porter2 import stem
+
+    found = compat.stem_exceptions()
+    assert found["dying"] == "die" and len(found) > 10
+    assert all(stem(word) == term for word, term in found.items())

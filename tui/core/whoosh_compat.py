@@ -121,3 +121,11 @@ def toc_segments(ix) -> dict[str, object]:
 def wildcard_terms(pattern: wq.Wildcard, reader) -> Iterator[bytes | str]:
     """The index terms a wildcard matches, in term order, read lazily."""
     return pattern._btexts(reader)
+
+
+def stem_exceptions() -> dict[str, str]:
+    """The words Whoosh's Porter2 stemmer maps by its table rather than by its rules,
+    with their stems (e.g. "dying" → "die")."""
+    from whoosh.lang.porter2 import exceptional_forms
+
+    return dict(exceptional_forms)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from functools import lru_cache
 
-from tui.core.index.analysis import iter_words, stem
+from tui.core.index.analysis import _MAX_TOKEN, _WORD, STOP_WORDS, iter_words, stem
+from tui.core.whoosh_compat import stem_exceptions
 
 Spans = list[tuple[int, int]]
+
+_RESHAPED = frozenset(word for word, term in stem_exceptions().items()
+                      if term[:2] != word[:2])
+"""Words whose term does not start with their own first two letters: Porter2's
+exceptions ("dying" → "die"). Its rules only rewrite a word from its third letter on,
+or cut it to one letter (and maybe an "e")."""
 
 
 @lru_cache(maxsize=2048)
@@ -34,16 +41,50 @@ def match_spans(text: str, terms: Collection[str]) -> Spans:
     """Character spans of the words in `text` whose index term is in `terms`."""
     if not terms or not text:
         return []
-    # A word's term starts with the word's first character (Porter2 only rewrites
-    # endings), so words with other initials cannot match and need no stemming.
-    initials = {term[:1] for term in terms}
+    # Stemming is the costly step (Porter2 in Python, tens of microseconds a new word),
+    # and a word's term starts with the word's first two letters, unless the term is
+    # of two letters or fewer (then with its first) or the word one of Porter2's
+    # exceptions: only words that can still match are stemmed.
+    heads = {term[:2] for term in terms if len(term) > 2}
+    initials = {term[:1] for term in terms if len(term) <= 2}
+
+    def matches(word: str) -> bool:
+        return ((word[:2] in heads or word[:1] in initials or word in _RESHAPED)
+                and stem(word) in terms)
+
+    if text.isascii():
+        return _ascii_spans(text.lower(), matches)
     spans: Spans = []
     for word, where in _words(text).items():
-        if word[:1] in initials and stem(word) in terms:
+        if matches(word):
             spans.extend(where)
     if len(spans) > 1:
         spans = sorted(set(spans))  # two words of one span (NFKC can split) count once
     return spans
+
+
+def _ascii_spans(lowered: str, matches: Callable[[str], bool]) -> Spans:
+    """`match_spans` of an ASCII text (`lowered`: the text in lower case, which is its
+    folding). Its distinct words are found at C speed; only those that match are then
+    looked for, as whole words: in an abstract, a few words of a few hundred."""
+    spans: Spans = []
+    for word in set(_WORD.findall(lowered)):
+        if word in STOP_WORDS or len(word) > _MAX_TOKEN or not matches(word):
+            continue
+        size, at = len(word), lowered.find(word)
+        while at >= 0:
+            end = at + size
+            if not (at and _word_char(lowered[at - 1])) \
+                    and not (end < len(lowered) and _word_char(lowered[end])):
+                spans.append((at, end))
+            at = lowered.find(word, end)
+    spans.sort()
+    return spans
+
+
+def _word_char(char: str) -> bool:
+    """Whether an ASCII character is one of a word's (`\\w`)."""
+    return char.isalnum() or char == "_"
 
 
 def snippet(text: str, terms: Collection[str], width: int = 200) -> tuple[str, Spans]:
