@@ -153,3 +153,34 @@ def test_impacts_weighed_for_other_norms_are_not_read(tmp_path: Path, segmented)
         grown = _hits(library)
     with open_library(files, str(tmp_path / "full"), rebuild=True) as library:
         assert _hits(library) == grown
+
+
+def test_a_prepared_library_s_first_search_reads_nothing_first(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    """`Library.prepare` reads what a first search would read before scoring: every
+    segment's arrays and impacts header and the scored fields' norms. The search then
+    opens none of them, and answers as an unprepared library does."""
+    index = str(tmp_path / "ix")
+    with open_library(index_dir=index) as unprepared:
+        want = [(h.docnum, h.score) for h in search(unprepared, "learning model", 10).hits]
+    read: list[str] = []
+    for kind in (SegmentArrays, SegmentImpacts):
+        real = kind.open
+        monkeypatch.setattr(kind, "open", lambda *args, real=real, name=kind.__name__:
+                            read.append(name) or real(*args))
+    side_file = Library._side_file
+    monkeypatch.setattr(Library, "_side_file", lambda self, parse, name:
+                        read.append(name) or side_file(self, parse, name))
+    with open_library(index_dir=index) as library:
+        library.prepare()
+        assert {"SegmentArrays", "SegmentImpacts", "norms-text.bin"} <= set(read)
+        read.clear()
+        got = [(h.docnum, h.score) for h in search(library, "learning model", 10).hits]
+        assert not read, "the first search read what prepare should have"
+    assert got == want and got
+
+
+def test_prepare_on_a_closed_library_is_silent(tmp_path: Path) -> None:
+    library = open_library(index_dir=str(tmp_path / "ix"))
+    library.close()
+    library.prepare()  # reading ahead never raises: a search says what is wrong

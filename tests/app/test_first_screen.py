@@ -127,3 +127,17 @@ async def test_an_opening_query_does_not_show_the_rows(
         await settle(pilot)
         assert [hit.paper.name for hit in app.reader.query_one(PaperList).hits][:1] \
             == ["ABFNet"]
+
+
+async def test_the_reader_reads_ahead_for_the_first_search_once_its_lists_open(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.app.reader_helpers import wait_until
+
+    prepared: list[object] = []
+    monkeypatch.setattr(tui.core.index.library.Library, "prepare",
+                        lambda self: prepared.append(self))
+    app = make_app()
+    async with app.run_test() as pilot:
+        await wait_until(pilot, lambda: prepared, "the read-ahead")
+        await settle(pilot)
+        assert prepared == [app.library]

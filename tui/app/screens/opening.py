@@ -62,6 +62,8 @@ def open_lists(settings: ReaderSettings, kept: FirstScreen | None, state: StateS
                                   width, rows, state=state) or (None, {})
     first = SearchDone(0, result, snippets) if result is not None else None
     post(LibraryReady(library, first))
+    # While the first screen is read: what the first search would read first.
+    library.prepare()
 
 
 class LoadingSlot:

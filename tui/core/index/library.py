@@ -348,6 +348,17 @@ class Library(TypingAids, Orders):
                                 "run 'paperscope index --rebuild'")
             return None
 
+    def prepare(self) -> None:
+        """Read what a first search would read before scoring anything (norms, each
+        segment's directories and impacts headers: `Scorer.prepare`), so that the
+        reader's first keystroke or similar papers need not: called once the first
+        screen is shown. Fails silently: a search finds out what is wrong."""
+        try:
+            with self._lock:
+                self.scorer.prepare(SCORED_FIELDS)
+        except Exception:  # noqa: BLE001 - only ever reading ahead
+            return
+
     @cached_property
     def scorer(self) -> Scorer:
         """The BM25 scorer over this library's index, with its posting cache; a

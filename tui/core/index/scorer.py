@@ -51,6 +51,11 @@ class Scorer:
         """Each docnum's place in list order, which breaks ties between equal scores;
         None while docnums follow list order (see `reuse`)."""
 
+    def prepare(self, fieldnames: Iterable[str]) -> None:
+        """Read now what the first search scoring `fieldnames` would read first: their
+        norms, and every segment's posting directory and impacts header."""
+        self._stored.prepare(fieldnames)
+
     @property
     def norms(self) -> Mapping[str, array]:
         """Each scored field's BM25 length norm per docnum (see `norms.norms_for`)."""
