@@ -19,7 +19,8 @@ or cut it to one letter (and maybe an "e")."""
 
 @lru_cache(maxsize=2048)
 def _words(text: str) -> dict[str, tuple[tuple[int, int], ...]]:
-    """Each indexed word of a text (folded, not yet stemmed) → its spans in the text.
+    """Each indexed word of a non-ASCII text (folded, not yet stemmed) → its spans in
+    the text (an ASCII text's are found as `_ascii_spans` finds them).
 
     Remembered: while a query is typed the same visible papers are highlighted again on
     every keystroke. Words are not stemmed here: stemming is the costliest step of
