@@ -257,8 +257,7 @@ class Library(TypingAids, Orders):
     def top(self, q: wq.Query, k: int, count: bool = True,
             ) -> tuple[list[tuple[int, float]], int | None] | None:
         """The best `k` (docnum, score) pairs of `evaluate(q)` and the number of matches
-        (None unless `count`ed) (`topk`; None: not of its shapes), remembered for a
-        while (`recent`)."""
+        (None unless `count`ed) (`topk`; None: not of its shapes), kept (`recent`)."""
         with self._lock:
             return self._tops.top(q, k, lambda n: top(self.scorer, q, n, count=count),
                                   count)
@@ -349,15 +348,10 @@ class Library(TypingAids, Orders):
             return None
 
     def prepare(self) -> None:
-        """Read what a first search would read before scoring anything (norms, each
-        segment's directories and impacts headers: `Scorer.prepare`), so that the
-        reader's first keystroke or similar papers need not: called once the first
-        screen is shown. Fails silently: a search finds out what is wrong."""
-        try:
-            with self._lock:
-                self.scorer.prepare(SCORED_FIELDS)
-        except Exception:  # noqa: BLE001 - only ever reading ahead
-            return
+        """Read ahead what a first search reads before scoring (`Scorer.prepare`);
+        silent on failure: a search finds out what is wrong."""
+        with contextlib.suppress(Exception), self._lock:  # only ever reading ahead
+            self.scorer.prepare(SCORED_FIELDS)
 
     @cached_property
     def scorer(self) -> Scorer:
