@@ -75,8 +75,8 @@ WORDS = st.text(alphabet="abcdeghiklnorstuyz", min_size=1, max_size=14)
 @settings(max_examples=5000, deadline=None)
 @given(word=st.one_of(WORDS, st.sampled_from(sorted(exceptional_forms))))
 def test_a_term_starts_with_its_word_s_first_letters(word: str) -> None:
-    # Highlighting skips words whose first two letters no longer query term starts
-    # with (the first letter, for terms of one or two), but Porter2's exceptions.
+    # Highlighting stems only words whose first two letters start a query term (the
+    # first letter, for terms of one or two letters), and Porter2's exceptions.
     term = stem(word)
     assert term[:1] == word[:1]
     assert term[:2] == word[:2] or len(term) <= 2 or word in _RESHAPED
@@ -106,7 +106,8 @@ def test_words_rewritten_from_their_third_letter_on_are_highlighted() -> None:
      "the", "a" * 41, "_", "2x", "(", "n't"]),
     st.sampled_from(sorted(exceptional_forms))),
     max_size=40).map(" ".join),
-    terms=st.sets(st.one_of(WORDS, st.sampled_from(["tau2", "lp", "find", "über", "x_1", "the", "a" * 41, "2x"]),
+    terms=st.sets(st.one_of(WORDS, st.sampled_from(["tau2", "lp", "find", "über", "x_1",
+                                                    "the", "a" * 41, "2x"]),
                             st.sampled_from(sorted(map(stem, exceptional_forms)))),
                   min_size=1, max_size=6))
 def test_match_spans_are_the_words_whose_term_is_asked_for(text: str, terms: set[str]) -> None:
