@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from array import array
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.test_incremental import CORPORA, SOURCES, _cut
 from tui.core.index import postarrays
@@ -159,3 +162,16 @@ def test_a_segment_whose_lists_failed_midway_gets_no_directory() -> None:
     assert SegmentArrays.open(storage, "failed") is None
     # RamStorage keeps a file's bytes when it is closed, and only then.
     assert storage.file_exists("failed" + DATA_EXT)
+
+
+@given(st.lists(st.integers(0, 2**31 - 1), unique=True).map(sorted),
+       st.integers(0, 2**31 - 1))
+def test_a_list_decodes_to_its_docnums_plus_the_segment_s_base(ids: list[int], base: int) -> None:
+    """Docnums are stored whole and shifted by the base in one addition: no digit may
+    carry into the next, whatever the docnums and base (their sums stay below 2^31 in
+    a library; here they reach 2^32 - 2, every digit's limit)."""
+    weights = [float(i % 7 + 1) for i in range(len(ids))]
+    data = array("I", ids).tobytes() + array("f", weights).tobytes()
+    found, found_weights = postarrays.decode(memoryview(data), len(ids), base)
+    assert [d for d in array("I", found.tobytes())] == [d + base for d in ids]
+    assert list(found_weights) == weights
