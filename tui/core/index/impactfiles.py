@@ -30,6 +30,7 @@ from array import array
 from collections.abc import Callable, Iterable, Mapping
 
 from tui.core.index.postarrays import SegmentArrays, decode, key_hash
+from tui.core.index.readat import ReadAt
 from tui.core.index.tiers import impacts, split
 from tui.core.python_compat import blake2b
 
@@ -101,9 +102,9 @@ class SegmentImpacts:
     directory (`SegmentArrays.find`)."""
 
     def __init__(self, storage, name: str, digests: dict[str, str | None], start: int,
-                 arrays: SegmentArrays, cuts: array) -> None:
-        self._storage = storage
+                 arrays: SegmentArrays, cuts: array, data: ReadAt | None = None) -> None:
         self._name = name
+        self._data = data or ReadAt(storage, name)
         self.digests = digests
         """Per field, the digest of the norms the impacts were weighed with."""
         self._start = start
@@ -111,9 +112,11 @@ class SegmentImpacts:
         self._cuts = cuts
 
     @classmethod
-    def open(cls, storage, segment_id: str, arrays: SegmentArrays) -> SegmentImpacts | None:
+    def open(cls, storage, segment_id: str, arrays: SegmentArrays,
+             open_at: Callable[..., ReadAt] = ReadAt) -> SegmentImpacts | None:
         """The segment's impacts; None when it has none that fit its directory (none
-        written, another format or byte order, a file cut short or a garbled header)."""
+        written, another format or byte order, a file cut short or a garbled header).
+        `open_at(storage, name)` gives what the lists are read through."""
         name = segment_id + EXT
         if not storage.file_exists(name):
             return None
@@ -139,7 +142,7 @@ class SegmentImpacts:
             cuts.frombytes(handle.read(8 * count))
         finally:
             handle.close()
-        return cls(storage, name, digests, start, arrays, cuts)
+        return cls(storage, name, digests, start, arrays, cuts, open_at(storage, name))
 
     def fits(self, fieldname: str, norms: array | None) -> bool:
         """Whether the lists of `fieldname` were weighed with `norms` (the segment's
@@ -150,12 +153,7 @@ class SegmentImpacts:
         """The impacts of the list at `entry`, its top part's marks (a byte a posting)
         and the cut the others are under (None: the list was kept whole)."""
         count = self._arrays.counts[entry]
-        handle = self._storage.open_file(self._name)
-        try:
-            handle.seek(self._start + self._arrays.offsets[entry] // 8 * 9)
-            data = handle.read(9 * count)
-        finally:
-            handle.close()
+        data = self._data.read(self._start + self._arrays.offsets[entry] // 8 * 9, 9 * count)
         if len(data) != 9 * count:  # the library reopens an index whose files changed
             raise OSError(f"{self._name}: {len(data)} bytes where the list has {9 * count}")
         weighed = array("d")
@@ -168,10 +166,13 @@ class StoredImpacts:
     """The impacts files of an open index's segments, read where they fit its norms."""
 
     def __init__(self, reader, norms: Mapping[str, array],
-                 arrays_of: Callable[[object], SegmentArrays | None]) -> None:
+                 arrays_of: Callable[[object], SegmentArrays | None],
+                 open_at: Callable[..., ReadAt] = ReadAt) -> None:
         self._reader = reader
         self._norms = norms
         self._arrays_of = arrays_of
+        self._open_at = open_at
+        """Gives what each segment's impacts are read through (`SegmentImpacts.open`)."""
         self._files: dict[str, SegmentImpacts | None] = {}
         self._fit: dict[tuple[str, str], bool] = {}
 
@@ -220,7 +221,8 @@ class StoredImpacts:
         they are now, and it has no deleted papers; else None."""
         segment_id = leaf.segment().segment_id()
         if segment_id not in self._files:
-            self._files[segment_id] = SegmentImpacts.open(leaf.storage(), segment_id, arrays)
+            self._files[segment_id] = SegmentImpacts.open(leaf.storage(), segment_id, arrays,
+                                                          self._open_at)
         found = self._files[segment_id]
         key = (segment_id, fieldname)
         if key not in self._fit:

@@ -81,7 +81,7 @@ class Library(TypingAids, Orders):
             self.notices += list(summary.get("notices", ()))
         self._lock = threading.RLock()
         self._reopen = reopen
-        self._handles: dict[str, StructFile] = {}
+        self._handles: dict[str, StructFile | PostingCache] = {}
         self.generation = 0
         """How many times the index was (re)opened; reads compare it to see a reopen."""
         self._attach(opened)
@@ -355,15 +355,15 @@ class Library(TypingAids, Orders):
 
     @cached_property
     def scorer(self) -> Scorer:
-        """The BM25 scorer over this library's index, with its posting cache; a
-        field's norms are read when a search first scores it (`Norms`)."""
+        """The BM25 scorer over this library's index, with its posting cache (whose
+        files close with the index's); a field's norms are read when first scored."""
 
         def read(name: str) -> array | None:
             found = self._side_file(parse_norms, NORMS_FILE.format(name))
             return found if found is not None and len(found) == self.size else None
 
-        scorer = Scorer(self.searcher, Norms(SCORED_FIELDS, read),
-                        PostingCache(self.searcher.reader()),
+        cache = self._handles["posting lists"] = PostingCache(self.searcher.reader())
+        scorer = Scorer(self.searcher, Norms(SCORED_FIELDS, read), cache,
                         lambda q: sorted(q.docs(self.searcher)))
         scorer.tie_rank = self.tie_rank
         return scorer

@@ -30,9 +30,10 @@ import json
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 
+from tui.core.index.readat import ReadAt
 from tui.core.python_compat import blake2b
 
 DATA_EXT = ".pa"
@@ -119,9 +120,10 @@ class SegmentArrays:
     """One segment's arrays, found by their directory."""
 
     def __init__(self, storage, segment_id: str, fields: frozenset[str],
-                 columns: list[array]) -> None:
+                 columns: list[array], data: ReadAt | None = None) -> None:
         self._storage = storage
         self._name = segment_id + DATA_EXT
+        self._data = data or ReadAt(storage, self._name)
         self.fields = fields
         """The fields whose lists are all here: a term of one that is not, the segment
         does not hold."""
@@ -131,10 +133,11 @@ class SegmentArrays:
         (`field_numbers` index `sorted(fields)`)."""
 
     @classmethod
-    def open(cls, storage, segment_id: str) -> SegmentArrays | None:
+    def open(cls, storage, segment_id: str, open_at: Callable[..., ReadAt] = ReadAt,
+             ) -> SegmentArrays | None:
         """The segment's arrays; None when it has no directory of this format and byte
         order (its lists are then read through Whoosh). Raises OSError for a damaged
-        one."""
+        one. `open_at(storage, name)` gives what the lists are read through."""
         name = segment_id + DIRECTORY_EXT
         if not (storage.file_exists(name) and storage.file_exists(segment_id + DATA_EXT)):
             return None
@@ -160,7 +163,7 @@ class SegmentArrays:
             column.frombytes(data[start:start + width * count])
             columns.append(column)
             start += width * count
-        return cls(storage, segment_id, fields, columns)
+        return cls(storage, segment_id, fields, columns, open_at(storage, segment_id + DATA_EXT))
 
     def find(self, fieldname: str, term: str, hashed: tuple[int, int] | None = None) -> int:
         """The entry of a term of one of `fields` (`hashed`: its `key_hash`, when known);
@@ -199,12 +202,7 @@ class SegmentArrays:
         if i < 0:
             return array("i"), array("f")
         count = self.counts[i]
-        handle = self._storage.open_file(self._name)
-        try:
-            handle.seek(self.offsets[i])
-            data = memoryview(handle.read(8 * count))
-        finally:
-            handle.close()
+        data = memoryview(self._data.read(self.offsets[i], 8 * count))
         if len(data) != 8 * count:  # the library reopens an index whose files changed
             raise OSError(f"{self._name}: {len(data)} bytes where the list has {8 * count}")
         return decode(data, count, base)

@@ -9,6 +9,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
 from tui.core.index.postarrays import SegmentArrays, key_hash
+from tui.core.index.readat import ReadAt
 from tui.core.whoosh_compat import deleted_docnums, posting_blocks, unfiltered_postings
 
 Postings = tuple[array, array]
@@ -34,6 +35,11 @@ class PostingCache:
         self._reader = reader
         self._arrays: dict[str, SegmentArrays | None] = {}
         """Each segment's arrays (`postarrays`), by segment id, opened when first read."""
+        self._by_leaf: dict[int, tuple[object, SegmentArrays | None]] = {}
+        """The same, by segment reader (its id, with the reader, which keeps the id its
+        own): a search asks for each list's segments, and a segment reader's id is
+        several calls into Whoosh away."""
+        self._files: list[ReadAt] = []
         self._max = max_postings
         self._held = 0
         self._lists: OrderedDict[tuple[str, str], Postings] = OrderedDict()
@@ -73,10 +79,27 @@ class PostingCache:
 
     def arrays_of(self, leaf) -> SegmentArrays | None:
         """A segment reader's arrays (`postarrays`), None when it has none."""
+        known = self._by_leaf.get(id(leaf))
+        if known is not None and known[0] is leaf:
+            return known[1]
         segment_id = leaf.segment().segment_id()
         if segment_id not in self._arrays:
-            self._arrays[segment_id] = SegmentArrays.open(leaf.storage(), segment_id)
+            self._arrays[segment_id] = SegmentArrays.open(leaf.storage(), segment_id,
+                                                          self.open_at)
+        self._by_leaf[id(leaf)] = (leaf, self._arrays[segment_id])
         return self._arrays[segment_id]
+
+    def open_at(self, storage, name: str) -> ReadAt:
+        """What the file `name` of the index is read through while the cache is open:
+        a descriptor kept open (`readat`), closed with the cache."""
+        found = ReadAt(storage, name, keep=True)
+        self._files.append(found)
+        return found
+
+    def close(self) -> None:
+        """Close the files the lists are read from (a read after this opens them anew)."""
+        for found in self._files:
+            found.close()
 
     def beside(self, fieldname: str, text: str, kind: str,
                make: Callable[[Postings], tuple[T, int]]) -> T:

@@ -46,7 +46,7 @@ class Scorer:
         self._deletions = self._reader.has_deletions()
         self._live: list[int] | None = None
         self._df: dict[tuple[str, str], int] = {}
-        self._stored = StoredImpacts(self._reader, norms, cache.arrays_of)
+        self._stored = StoredImpacts(self._reader, norms, cache.arrays_of, cache.open_at)
         self.tie_rank: Sequence[int] | None = None
         """Each docnum's place in list order, which breaks ties between equal scores;
         None while docnums follow list order (see `reuse`)."""
