@@ -13,7 +13,7 @@ from whoosh.lang.porter2 import exceptional_forms
 from tests.conftest import SEEDS
 from tui.core.index.analysis import iter_terms, iter_words, stem
 from tui.core.lists.paragraphs import SeedError, parse_list, read_list
-from tui.core.search.highlight import _RESHAPED, match_spans
+from tui.core.search.highlight import _RESHAPED, _words, match_spans
 from tui.core.search.search import search
 
 OPERATOR_SOUP = st.sampled_from(
@@ -116,6 +116,31 @@ def test_match_spans_are_the_words_whose_term_is_asked_for(text: str, terms: set
         if term in terms and (not expected or expected[-1] != (start, end)):
             expected.append((start, end))
     assert match_spans(text, terms) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.one_of(WORDS, st.sampled_from(
+    ["–", "—", "’", "“", "”", "…", "×", "→", "·", "Ⓐ", "e\u0301", "\u00a0", "\u212a", "Dying", "AB", "x_1",
+     "-", " ", ".", "\n", "the", "a" * 41, "2x", "n't"]),
+    st.sampled_from(sorted(exceptional_forms))),
+    max_size=40).map("".join),
+    terms=st.sets(st.one_of(WORDS, st.sampled_from(["x_1", "the", "a" * 41, "2x", "e", "k", "ab"]),
+                            st.sampled_from(sorted(map(stem, exceptional_forms)))),
+                  min_size=1, max_size=6))
+def test_a_text_whose_only_non_ascii_characters_are_not_of_words_is_highlighted_alike(
+        text: str, terms: set[str]) -> None:
+    """Dashes, quotes and the like take the ASCII path (the Kelvin sign, a letter that
+    lower case makes ASCII, does not); the pieces run together, so that every boundary
+    is tried."""
+    test_match_spans_are_the_words_whose_term_is_asked_for.hypothesis.inner_test(text, terms)
+
+
+def test_words_between_non_ascii_punctuation_are_highlighted_in_any_case() -> None:
+    text = "Flying – DYING’s “Ab” × cafe\u0301…"
+    looked_up = _words.cache_info()
+    found = match_spans(text, {"fli", "die", "ab", "cafe"})
+    assert [text[a:b] for a, b in found] == ["Flying", "DYING", "Ab", "cafe"]
+    assert _words.cache_info() == looked_up, "its words were found one by one, in Python"
 
 
 # Titles as they come: printable ASCII words and punctuation, with the characters the

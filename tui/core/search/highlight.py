@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from functools import lru_cache
 
@@ -10,6 +11,8 @@ from tui.core.whoosh_compat import stem_exceptions
 
 Spans = list[tuple[int, int]]
 
+_NON_ASCII_WORD_CHAR = re.compile(r"(?![\x00-\x7f])\w")
+"""A character of a word that is not ASCII (a letter, a digit)."""
 _RESHAPED = frozenset(word for word, term in stem_exceptions().items()
                       if term[:2] != word[:2])
 """Words whose term does not start with their own first two letters: Porter2's
@@ -55,6 +58,12 @@ def match_spans(text: str, terms: Collection[str]) -> Spans:
 
     if text.isascii():
         return _ascii_spans(text.lower(), matches)
+    lowered = text.lower()
+    if len(lowered) == len(text) and not (_NON_ASCII_WORD_CHAR.search(text)
+                                          or _NON_ASCII_WORD_CHAR.search(lowered)):
+        # Only its punctuation is not ASCII (dashes, quotes, "×"), in lower case too: its
+        # words are ASCII, and fold as lower case does, where they stand.
+        return _ascii_spans(lowered, matches)
     spans: Spans = []
     for word, where in _words(text).items():
         if matches(word):
@@ -65,8 +74,8 @@ def match_spans(text: str, terms: Collection[str]) -> Spans:
 
 
 def _ascii_spans(lowered: str, matches: Callable[[str], bool]) -> Spans:
-    """`match_spans` of an ASCII text (`lowered`: the text in lower case, which is its
-    folding). Its distinct words are found at C speed; only those that match are then
+    """`match_spans` of a text whose words are ASCII (`lowered`: the text in lower
+    case, which folds its words, every character where it was). Its distinct words are found at C speed; only those that match are then
     looked for, as whole words: in an abstract, a few words of a few hundred."""
     spans: Spans = []
     for word in set(_WORD.findall(lowered)):
