@@ -94,3 +94,18 @@ def test_only_words_alone_take_the_fast_path() -> None:
     for text in ("graph AND neural", "NOT graph", "title:graph", '"graph neural"',
                  "graph*", "gra?h", "(graph)", "graph -neural", "graph OR", "", "  "):
         assert plain_words(text) is None, text
+
+
+def test_a_parser_is_made_once_per_schema_grouping_and_fields() -> None:
+    from tui.core.search.query import make_parser, parse_plain
+
+    fields = {"name": 2.0, "text": 1.0}
+    parser = make_parser(SCHEMA, True, fields)
+    assert make_parser(SCHEMA, True, dict(fields)) is parser
+    assert make_parser(SCHEMA, False, fields) is not parser
+    assert make_parser(SCHEMA, True, {"text": 1.0}) is not parser
+    assert make_parser(make_schema(), True, fields) is not parser  # another schema
+    # The analyses kept beside it give what the parser gives, the second time too.
+    for _ in range(2):
+        assert parse_plain(parser, ["Graph", "the", "networks"], True, fields) == \
+            parser.parse("Graph the networks")
