@@ -133,3 +133,32 @@ def test_ids_are_stable_across_reordering_and_spacing(tmp_path: Path) -> None:
 def test_control_characters_are_dropped_not_fatal(tmp_path: Path) -> None:
     path = write_list(tmp_path, "c.txt", f"Title\n\nWe propose \x07Gecko\x1b, a tool.\n")
     assert texts(path) == ["We propose Gecko, a tool."]
+
+
+def test_a_folder_s_lists_are_what_globbing_and_resolving_each_file_gives(tmp_path: Path) -> None:
+    """`discover` reads a folder once and resolves the folder, not each file: the same
+    files, in the same order, as globbing `*.txt` and resolving each file gives, with
+    links to files, to folders, broken links, hidden files and a folder named `.txt`."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    write_list(elsewhere, "target.txt", CANONICAL)
+    real = tmp_path / "real"
+    real.mkdir()
+    for name in ("b.txt", "a.txt", ".hidden.txt", "notes.md", "B.TXT", "c.txt.bak"):
+        write_list(real, name, CANONICAL)
+    (real / "dir.txt").mkdir()
+    (real / "link.txt").symlink_to(elsewhere / "target.txt")
+    (real / "broken.txt").symlink_to(tmp_path / "absent.txt")
+    (real / "same.txt").symlink_to(real / "a.txt")
+    (tmp_path / "via").symlink_to(real)  # the folder itself through a link
+
+    def by_glob(folder: Path) -> list[Path]:
+        found = sorted(p for p in folder.glob("*.txt") if p.is_file())
+        return list(dict.fromkeys(p.resolve() for p in found))
+
+    for folder in (real, tmp_path / "via", tmp_path / "via" / ".." / "real"):
+        assert discover([folder]) == by_glob(folder), folder
+    assert elsewhere / "target.txt" in discover([real])
+    # A file named directly is resolved too, and comes once, where it first came.
+    assert discover([real / "same.txt", real]) == \
+        list(dict.fromkeys([real / "a.txt", *by_glob(real)]))
