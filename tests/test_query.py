@@ -105,7 +105,7 @@ def test_a_parser_is_made_once_per_schema_grouping_and_fields() -> None:
     assert make_parser(SCHEMA, False, fields) is not parser
     assert make_parser(SCHEMA, True, {"text": 1.0}) is not parser
     assert make_parser(make_schema(), True, fields) is not parser  # another schema
-    # The analyses kept beside it give what the parser gives, the second time too.
+    # The analyses kept for the schema give what the parser gives, the second time too.
     for _ in range(2):
         assert parse_plain(parser, ["Graph", "the", "networks"], True, fields) == \
             parser.parse("Graph the networks")

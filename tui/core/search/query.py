@@ -163,11 +163,13 @@ def without_surrogates(text: str) -> str:
 
 
 _PARSERS: dict[tuple[int, bool, tuple[tuple[str, float], ...]],
-               tuple[Schema, qparser.QueryParser, dict[tuple[str, str], tuple[str, ...]]]] = {}
+               tuple[Schema, qparser.QueryParser]] = {}
 """Parsers made (`make_parser`), by schema, grouping and fields: making one costs a
 tenth of a millisecond, about a tenth of a typed query at 21k papers, and a parser
-keeps no state between parses. Beside each, its fields' analyses of the words it has
-seen (`parse_plain`)."""
+keeps no state between parses."""
+_ANALYSES: dict[int, tuple[Schema, dict[tuple[str, str], tuple[str, ...]]]] = {}
+"""By schema: each field's analysis of the words seen (`parse_plain`), which depends
+on the schema's analyzers alone."""
 _KEPT_PARSERS = 32
 _KEPT_WORDS = 4096
 
@@ -192,7 +194,7 @@ def make_parser(schema, group_and: bool = True,
     parser.replace_plugin(qparser.OperatorsPlugin(AndNot=None, AndMaybe=None, Require=None))
     if len(_PARSERS) >= _KEPT_PARSERS:
         _PARSERS.clear()
-    _PARSERS[key] = (schema, parser, {})
+    _PARSERS[key] = (schema, parser)
     return parser
 
 
@@ -214,7 +216,7 @@ def parse_plain(parser: qparser.QueryParser, words: list[str], group_and: bool,
     the field's boost; the words are ANDed (or ORed), and the tree normalized as the
     parser normalizes it. tests/test_query.py holds it equal to the parser's output."""
     clauses = []
-    analysed = _analyses(parser, group_and, fields)
+    analysed = _analyses(parser.schema)
     for word in words:
         found = [_term_query(parser, analysed, name, word, boost)
                  for name, boost in fields.items()]
@@ -223,16 +225,16 @@ def parse_plain(parser: qparser.QueryParser, words: list[str], group_and: bool,
     return q or wq.NullQuery
 
 
-def _analyses(parser: qparser.QueryParser, group_and: bool,
-              fields: Mapping[str, float]) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The analyses kept beside a parser `make_parser` made (a dict of one's own for
-    any other parser)."""
-    kept = _PARSERS.get((id(parser.schema), group_and, tuple(fields.items())))
-    if kept is None or kept[1] is not parser:
-        return {}
-    if len(kept[2]) >= _KEPT_WORDS:
-        kept[2].clear()
-    return kept[2]
+def _analyses(schema: Schema) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The analyses kept for `schema`: (field, word) → the field's token texts."""
+    kept = _ANALYSES.get(id(schema))
+    if kept is None or kept[0] is not schema:
+        if len(_ANALYSES) >= _KEPT_PARSERS:
+            _ANALYSES.clear()
+        kept = _ANALYSES[id(schema)] = (schema, {})
+    if len(kept[1]) >= _KEPT_WORDS:
+        kept[1].clear()
+    return kept[1]
 
 
 def _term_query(parser: qparser.QueryParser, analysed: dict[tuple[str, str], tuple[str, ...]],
