@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.material import require, shared  # noqa: E402
 from bench.builds import (  # noqa: E402
     cold_searches, timed_build, timed_paperscope_build, timed_plain_whoosh_build,
 )
@@ -193,7 +194,7 @@ def bench_formats(corpora: Path, workdir: Path, count: int, builds: int,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    parser.add_argument("--corpora", type=Path, default=shared("corpora"))
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--cold-runs", type=int, default=10)
     parser.add_argument("--builds", type=int, default=3,
@@ -210,8 +211,7 @@ def main() -> None:
     kinds = tuple(k.strip() for k in args.format_kinds.split(",") if k.strip())
     if not kinds or not set(kinds) <= set(FORMAT_KINDS):
         parser.error(f"--format-kinds takes {', '.join(FORMAT_KINDS)}")
-    if not args.corpora.is_dir():
-        sys.exit(f"bench: no corpora at {args.corpora}")
+    require(args.corpora, "engine.py", "corpora", "--corpora")
     workdir = Path(tempfile.mkdtemp(prefix="paperscope-bench-"))
     try:
         index_dir = workdir / "index"

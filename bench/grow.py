@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.material import require, shared  # noqa: E402
 from bench.engine import QUERIES  # noqa: E402
 from tui.core.index.library import Library, open_library  # noqa: E402
 from tui.core.search.search import search  # noqa: E402
@@ -65,10 +66,11 @@ def query_ms(library: Library) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    parser.add_argument("--corpora", type=Path, default=shared("corpora"))
     parser.add_argument("--add", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    require(args.corpora, "grow.py", "corpora", "--corpora")
     corpus = sorted(args.corpora.glob("*.txt"))
     figures: dict[str, list[float]] = {k: [] for k in (
         "incremental", "change", "remove", "remove shared", "full", "alone",

@@ -41,13 +41,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.material import require, shared  # noqa: E402
 from bench.metrics import Lookup, first_rank, lookup_scores  # noqa: E402
 from bench.peers import Fts5, PlainBM25  # noqa: E402
 from tui.core.index.library import Library, open_library  # noqa: E402
 from tui.core.search.search import search  # noqa: E402
 from tui.core.render.plain import rendered_text  # noqa: E402
 
-DEFAULT_CORPORA = ROOT.parent / "shared" / "corpora"
+DEFAULT_CORPORA = shared("corpora")
 TOP_TYPED = 5
 """The typed row's target: the paper among the first this many results."""
 READER_LIMIT = 1000
@@ -164,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--index-dir", type=Path, default=None,
                         help="keep paperscope's index here (default: a temporary folder)")
     args = parser.parse_args(argv)
-
+    require(args.corpora, "lookup.py", "corpora", "--corpora")
     titles = read_titles(args.corpora)
     if not titles:
         print(f"lookup: no *.titles.jsonl with titles in {args.corpora}", file=sys.stderr)

@@ -39,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from the repository root
 
+from bench.material import require, shared  # noqa: E402
 from bench.name_labels import (  # noqa: E402
     Label, LabelError, LabelScore, read_labels, score_names, split_halves,
 )
@@ -52,8 +53,8 @@ from tui.core.naming.derive import derive_name, derive_title  # noqa: E402
 from tui.core.naming.text import split_sentences  # noqa: E402
 from tui.core.render.text import render  # noqa: E402
 
-DEFAULT_LABELS = ROOT / ".." / "shared" / "names" / "names_dev.jsonl"
-DEFAULT_CORPORA = ROOT / ".." / "shared" / "corpora"
+DEFAULT_LABELS = shared("names", "names_dev.jsonl")
+DEFAULT_CORPORA = shared("corpora")
 HALF_SEED = 12
 
 
@@ -172,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=15, help="title-based examples shown")
     parser.add_argument("--seeds", type=Path, default=ROOT / "seeds")
     args = parser.parse_args(argv)
+    require(args.labels, "names.py", "labelled names", "--labels")
+    require(args.corpora, "names.py", "corpora", "--corpora")
     try:
         labels = read_labels(args.labels)
         scored = labelled_names(args.corpora, labels)

@@ -43,6 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.material import require, shared  # noqa: E402
 from bench.reader_probe import (  # noqa: E402
     QUERIES, SIZE, build_index, bytecode_cached_env, keystroke_latencies, percentile, press,
     reader_memory, startup_medians, wait_painted,
@@ -129,7 +130,7 @@ def _compare_startup(runs: int, seeds: str, index_dir: str, papers: int,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
+    parser.add_argument("--corpora", default=str(shared("corpora")))
     parser.add_argument("--index-dir", default=str(Path(tempfile.gettempdir())
                                                    / "paperscope-bench"))
     parser.add_argument("--runs", type=int, default=5, help="start-up runs of each app")
@@ -139,9 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     corpora = Path(args.corpora)
-    if not corpora.is_dir():
-        print(f"reader.py: no corpora at {corpora} (use --corpora)", file=sys.stderr)
-        return 2
+    require(corpora, "reader.py", "corpora", "--corpora")
     bench_dir = Path(args.index_dir)
     index_21k = str(bench_dir / "index-corpora")
     seeds = [str(corpora)]

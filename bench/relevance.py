@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.material import require, shared  # noqa: E402
 from bench.metrics import (  # noqa: E402
     Reference, Scores, evaluate, is_judged, percentile, read_qrels, read_queries,
     read_references,
@@ -39,7 +40,7 @@ from bench.metrics import (  # noqa: E402
 from tui.core.index.library import open_library  # noqa: E402
 from tui.core.search.search import search  # noqa: E402
 
-DEFAULT_QRELS = ROOT.parent / "shared" / "qrels"
+DEFAULT_QRELS = shared("qrels")
 LIMIT = 100
 """Hits asked for: Recall@100 needs the top 100 (the reader asks for 1000)."""
 NDCG_K = 10
@@ -183,9 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run", type=Path, metavar="FILE",
                         help="also write the rankings to FILE in TREC run format")
     args = parser.parse_args(argv)
-    if not args.qrels.is_dir():
-        print(f"relevance: no collections folder at {args.qrels}", file=sys.stderr)
-        return 2
+    require(args.qrels, "relevance.py", "collections folder", "--qrels")
     found = collections(args.qrels)
     if args.collection:
         by_name = {p.name.lower(): p for p in found}

@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import engine, reader_actions, reader_probe  # noqa: E402
+from bench.material import require, shared  # noqa: E402
 from bench.builds import cold_searches, folder_bytes, timed_paperscope_build  # noqa: E402
 from bench.corpus import (  # noqa: E402
     corpus_sentences, made_abstracts, read_abstracts, write_paragraph_lists,
@@ -338,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", type=int, default=25_000, help="the smaller size to compare")
     parser.add_argument("--per-list", type=int, default=2000, help="abstracts per list file")
     parser.add_argument("--seed", type=int, default=16)
-    parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    parser.add_argument("--corpora", type=Path, default=shared("corpora"))
     parser.add_argument("--workdir", type=Path,
                         help="where corpora and indexes go (kept); default: a temporary folder")
     parser.add_argument("--repeat", type=int, default=2, help="rounds of the query lists")
@@ -356,9 +357,7 @@ def main(argv: list[str] | None = None) -> int:
             or args.action_rounds < 1):
         parser.error("need 0 < --base < --size, --per-list >= 1, --queries >= 1 and "
                      "--action-rounds >= 1")
-    if not args.corpora.is_dir():
-        print(f"scale.py: no corpora at {args.corpora} (use --corpora)", file=sys.stderr)
-        return 2
+    require(args.corpora, "scale.py", "corpora", "--corpora")
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="paperscope-scale-"))
     if workdir.resolve().is_relative_to(ROOT):
         print(f"scale.py: --workdir must be outside the checkout ({ROOT})", file=sys.stderr)

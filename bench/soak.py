@@ -56,6 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.material import require, shared  # noqa: E402
 from bench.reader_probe import SIZE, build_index, percentile, press, wait_painted  # noqa: E402
 from bench.rss import peak_rss_mb  # noqa: E402
 
@@ -846,7 +847,7 @@ def isolate() -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
+    parser.add_argument("--corpora", default=str(shared("corpora")))
     parser.add_argument("--index-dir", default=str(Path(tempfile.gettempdir())
                                                    / "paperscope-bench" / "index-corpora"),
                         help="the index (the one bench/reader.py keeps, by default)")
@@ -859,9 +860,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     corpora = Path(args.corpora).resolve()
-    if not corpora.is_dir():
-        print(f"soak.py: no corpora at {corpora} (use --corpora)", file=sys.stderr)
-        return 2
+    require(corpora, "soak.py", "corpora", "--corpora")
     args.corpora = str(corpora)
     args.index_dir = str(Path(args.index_dir).resolve())
     folder = isolate()

@@ -9,7 +9,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"
-SHARED = ROOT.parent / "shared"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -22,7 +21,14 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["PAPERSCOPE_LONG_TESTS"] = "1"
 
 
+MATERIAL_FIXTURES = frozenset({"corpus_files", "corpus_library"})
+"""Fixtures made of `tests.material.conference_lists`: a test using one is marked."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if MATERIAL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.shared_material)
     if config.getoption("--long") or os.environ.get("PAPERSCOPE_LONG_TESTS"):
         return
     skip = pytest.mark.skip(reason="long variant: run with --long")

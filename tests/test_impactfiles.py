@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from whoosh.filedb.filestore import FileStorage
 
-from tests.conftest import SEEDS, SHARED
+from tests.conftest import SEEDS
+from tests.material import conference_lists
 from tui.core.index import builder, reuse
 from tui.core.index.impactfiles import EXT, SegmentImpacts, StoredImpacts
 from tui.core.index.library import Library, open_library
@@ -21,7 +22,8 @@ from tui.core.index.tiers import impacts
 from tui.core.search.search import search
 
 QUERIES = ("learning", "neural network", "graph", "t", "co", "diffusion model", "")
-CORPORA = SHARED / "corpora"
+
+pytestmark = pytest.mark.shared_material
 
 
 @pytest.fixture
@@ -33,14 +35,12 @@ def segmented(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module", params=["in one process", "by workers"])
 def conferences(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
-    """Three conference lists of the shared corpora, of a thousand papers or so each
-    (long lists are split), built in several segments, in one process or by workers
-    (whose records the build process reads back for the norms); the bundled lists
-    where the corpora are missing."""
+    """Three conference lists of some six hundred papers each (`tests/material.py`),
+    built in several segments, in one process or by workers (whose records the build
+    process reads back for the norms)."""
     if request.param == "by workers" and (os.cpu_count() or 1) < 2:
         pytest.skip("workers run one per core")
-    files = [p for p in sorted(CORPORA.glob("*.txt"))
-             if 600_000 < p.stat().st_size < 1_200_000][:3] or sorted(SEEDS.glob("*.txt"))
+    files = conference_lists((547, 583, 602))
     root = tmp_path_factory.mktemp("impacts") / "ix"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(reuse, "SMALL_BYTES", 0)

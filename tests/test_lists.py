@@ -15,13 +15,12 @@ from tui.core.lists.records import clean_abstract
 from tui.core.model import Paper
 from tui.core.render.text import render
 from tui.core.lists.paragraphs import SeedError, read_list
+from tests.material import external, needs
 
-FORMATS = Path(__file__).resolve().parent.parent.parent / "shared" / "formats"
-CORPORA = FORMATS.parent / "corpora"
-AISTATS_JSON = FORMATS / "aistats2019.json"
-AISTATS_BIB = FORMATS / "aistats2019_pmlr_excerpt.bib"
+AISTATS_JSON = external("formats", "aistats2019.json")
+AISTATS_BIB = external("formats", "aistats2019_pmlr_excerpt.bib")
 
-needs_material = pytest.mark.skipif(not AISTATS_JSON.is_file(), reason="no ../shared/formats")
+needs_material = needs("formats", "aistats2019.json", why="a real list as its publisher ships it")
 
 
 def records() -> list[dict[str, object]]:
@@ -42,11 +41,12 @@ def titles(papers: tuple[Paper, ...]) -> list[str]:
 
 
 @needs_material
+@needs("corpora", "aistats2019.txt", why="the same list as paragraphs")
 def test_json_gives_the_paragraph_lists_abstracts_ids_titles_and_authors() -> None:
     """aistats2019.txt holds these abstracts with whitespace collapsed and control
     characters dropped, leaving out those under 100 characters and repeats."""
     from_json = read_list(AISTATS_JSON)
-    from_txt = read_list(CORPORA / "aistats2019.txt")
+    from_txt = read_list(external("corpora", "aistats2019.txt"))
     seen: set[str] = set()
     kept = []
     for paper in from_json.papers:

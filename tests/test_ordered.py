@@ -26,6 +26,8 @@ QUERIES = ["", "neural network", "learning", "graph", "deep learn", "kernel meth
 FILTERS = [[], ["is:starred"], ["is:unread"], ["is:read"], ["has:note"],
            ["is:starred", "is:unread"]]
 
+pytestmark = pytest.mark.shared_material
+
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory):

@@ -9,15 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.test_incremental import CORPORA, SOURCES, _cut
+from tests.test_incremental import SOURCES, _cut
 from tui.core.index import postarrays
 from tui.core.index.library import Library, open_library
 from tui.core.index.postarrays import DATA_EXT, DIRECTORY_EXT, ArraysWriter, SegmentArrays
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.postingcache import PostingCache, read_postings
 from tui.core.search.search import search
-
-needs_corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason="needs the shared corpora")
 
 
 def _library_with_deletions(tmp_path: Path) -> Library:
@@ -45,7 +43,7 @@ def _arrays(library: Library):
     return PostingCache(library.searcher.reader()).arrays_of
 
 
-@needs_corpora
+@pytest.mark.shared_material
 def test_every_list_read_from_the_arrays_is_whooshs(tmp_path: Path) -> None:
     with _library_with_deletions(tmp_path) as library:
         reader = library.searcher.reader()
@@ -72,7 +70,7 @@ def test_every_list_read_from_the_arrays_is_whooshs(tmp_path: Path) -> None:
         assert read_postings(reader, field, term.decode(), arrays)[0]
 
 
-@needs_corpora
+@pytest.mark.shared_material
 def test_a_segment_whose_keys_share_a_hash_is_read_through_whoosh(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lists = tmp_path / "lists"
@@ -90,7 +88,7 @@ def test_a_segment_whose_keys_share_a_hash_is_read_through_whoosh(
             == expected
 
 
-@needs_corpora
+@pytest.mark.shared_material
 def test_a_directory_of_another_byte_order_is_not_read_and_a_damaged_one_raises(
         tmp_path: Path) -> None:
     lists = tmp_path / "lists"
@@ -127,7 +125,7 @@ def test_the_hash_is_hashlibs_blake2b() -> None:
                                          int.from_bytes(digest[8:], "little"))
 
 
-@needs_corpora
+@pytest.mark.shared_material
 def test_key_terms_are_whooshs_more_like_this_terms(tmp_path: Path) -> None:
     """Bo1 over the directories' sums of weights weighs a text's terms as Whoosh's
     expander does over its term files: the same terms, weights and order."""

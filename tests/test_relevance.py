@@ -17,7 +17,8 @@ import pytest
 from bench.metrics import (
     evaluate, ndcg_at, percentile, read_qrels, read_queries, read_references, recall_at,
 )
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT
+from tests.material import external, needs
 
 BENCH = ROOT / "bench" / "relevance.py"
 LOG2_3 = math.log2(3)
@@ -142,9 +143,9 @@ def test_read_references(tmp_path: Path) -> None:
     assert read_references(tmp_path / "missing.md") == {}
 
 
-@pytest.mark.skipif(not (SHARED / "qrels" / "README.md").is_file(), reason="no shared qrels")
+@needs("qrels", "README.md", why="the relevance collections' reference figures")
 def test_real_readme_gives_the_issue_figures() -> None:
-    refs = read_references(SHARED / "qrels" / "README.md")
+    refs = read_references(external("qrels", "README.md"))
     assert (refs["cranfield"].ndcg, refs["cranfield"].recall) == (0.3568, 0.7274)
     assert (refs["cisi"].ndcg, refs["cisi"].recall) == (0.3450, 0.4124)
     assert (refs["cranfield"].docs, refs["cranfield"].queries) == (1398, 225)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_cli import run
-from tests.test_incremental import CORPORA, QUERIES, SOURCES, _cut, _segment_inodes, analysed
+from tests.test_incremental import QUERIES, SOURCES, _cut, _segment_inodes, analysed
 from tui.core.export import export
 from tui.core.index import first_screen, reuse
 from tui.core.index.analysis import stem
@@ -20,7 +20,7 @@ from tui.core.state import StateStore
 
 __all__ = ["analysed"]  # a fixture, used by name
 
-pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason="needs the shared corpora")
+pytestmark = pytest.mark.shared_material
 
 Key = tuple[str, int]
 """A paper by its list file and position: stable across builds, unlike docnums."""

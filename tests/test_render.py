@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.material import external, needs
 from tui.core.index.aliases import math_aliases
 from tui.core.render import text as render_module
 from tui.core.render.spans import Rendered, Span
@@ -17,7 +18,7 @@ from tui.core.render.text import render
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILES = sorted((ROOT / "seeds").glob("*.txt"))
-CORPORA = ROOT.parent / "shared" / "corpora"
+CORPORA = external("corpora")
 STYLES = {"bold", "italic", "underline", "code", "math", "link"}
 
 
@@ -376,7 +377,7 @@ def test_math_aliases_are_ascii_for_unicode_math() -> None:
 # --- the real corpora, when the shared material is next to the project ------------------------
 
 
-@pytest.mark.skipif(not CORPORA.is_dir(), reason="shared corpora not available")
+@needs("corpora", why="every real abstract of the developers' corpora")
 def test_corpora_render_without_errors() -> None:
     """Every real abstract renders without the safety net; words survive in almost all."""
     total = lost = 0

@@ -9,10 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.corpus import corpus_sentences, made_abstracts, read_abstracts, write_paragraph_lists
 from bench.reader_actions import action_names, kind_of
 from bench.scale import Size, goals, table, typed_prefixes
 from tests.conftest import ROOT, write_list
+from tests.material import conference_lists
 
 BENCH = ROOT / "bench" / "scale.py"
 
@@ -130,12 +133,18 @@ def test_each_reader_action_kind_has_a_goal_within_the_keystroke_budget() -> Non
         base, top)
 
 
+def _corpora() -> str:
+    """A folder of conference lists whose sentences the benchmark draws from."""
+    return str(conference_lists((100, 100))[0].parent)
+
+
+@pytest.mark.shared_material
 def test_the_benchmark_runs_end_to_end_on_a_tiny_size(tmp_path: Path) -> None:
     workdir = tmp_path / "work"
     proc = subprocess.run(
         [sys.executable, str(BENCH), "--size", "300", "--base", "100", "--per-list", "50",
          "--queries", "1", "--runs", "1", "--repeat", "1", "--no-reader",
-         "--workdir", str(workdir)],
+         "--workdir", str(workdir), "--corpora", _corpora()],
         cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
     table_lines = [line for line in proc.stdout.splitlines() if line.startswith("|")]
@@ -149,12 +158,13 @@ def test_the_benchmark_runs_end_to_end_on_a_tiny_size(tmp_path: Path) -> None:
                      proc.stdout, re.M)
 
 
+@pytest.mark.shared_material
 def test_build_only_builds_both_sizes_and_checks_the_build_goals_alone(tmp_path: Path) -> None:
     """`--build-only` (for 1M, where the rest takes an hour): builds, no queries, no
     table, and the two goals a build alone can check."""
     proc = subprocess.run(
         [sys.executable, str(BENCH), "--size", "300", "--base", "100", "--per-list", "50",
-         "--build-only", "--workdir", str(tmp_path / "work")],
+         "--build-only", "--workdir", str(tmp_path / "work"), "--corpora", _corpora()],
         cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
     assert len(re.findall(r"^  paperscope: built in [\d.]+ s \([\d,]+/s\), peak \d+ MB",
@@ -169,7 +179,7 @@ def test_build_only_builds_both_sizes_and_checks_the_build_goals_alone(tmp_path:
 
 def test_the_benchmark_refuses_a_workdir_in_the_checkout() -> None:
     proc = subprocess.run([sys.executable, str(BENCH), "--size", "20", "--base", "10",
-                           "--workdir", str(ROOT / "index" / "scale")],
+                           "--workdir", str(ROOT / "index" / "scale"), "--corpora", _corpora()],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from whoosh import query as wq
 
-from tests.conftest import SEEDS, SHARED
+from tests.material import abstracts_of, conference_lists
 from tui.core.index import plans, reuse, tiers, topk
 from tui.core.index.impactfiles import StoredImpacts
 from tui.core.index.postingcache import PostingCache
@@ -29,15 +29,15 @@ TYPED = ["t", "co", "gra", "ne", "diffu", "conv", "neural network", "deep learn"
          "learning -neural", "image NOT segmentation"]
 
 
+SIZES = (59, 125, 540, 91, 188, 360)
+"""Conference lists of several sizes, 1,363 papers in all (`tests/material.py`)."""
+
+pytestmark = pytest.mark.shared_material
+
+
 def _abstracts() -> list[str]:
-    """Real abstracts: a few conference lists of the shared corpora where present, else
-    the bundled lists'."""
-    files = sorted((SHARED / "corpora").glob("*.txt"))[::12][:8] or sorted(SEEDS.glob("*.txt"))
-    out = []
-    for path in files:
-        paragraphs = path.read_text(encoding="utf-8").split("\n\n")[1:]
-        out += [p.strip() for p in paragraphs if len(p.split()) > 20]
-    return out
+    """Abstracts of real shape, of more than twenty words: the corpora's, or made."""
+    return [a.strip() for a in abstracts_of(conference_lists(SIZES)) if len(a.split()) > 20]
 
 
 def _write(folder: Path, abstracts: list[str], per_list: int = 400) -> Path:

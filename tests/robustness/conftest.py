@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.material import conference_lists
 
-CORPUS_FILES = ("neurips2006.txt", "aistats2012.txt", "neurips1999.txt", "aistats1999.txt")
-"""A few real lists (521 papers) for the larger index: neurips2006 holds a 16,205-char
-abstract, aistats2012 is the largest of the four."""
+CORPUS_SIZES = (200, 158, 143, 20)
+"""The larger index: four conference lists, 521 papers (`tests/material.py`)."""
 
 WORST_LATENCY: dict[str, tuple[float, str]] = {}
 """Label → (seconds, query) of the slowest query seen under that label this session."""
@@ -43,12 +42,8 @@ def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001 - pytest'
 
 @pytest.fixture(scope="session")
 def corpus_files() -> list[Path]:
-    """A few of the shared real lists; the tests that need them skip when absent."""
-    folder = SHARED / "corpora"
-    files = [folder / name for name in CORPUS_FILES]
-    if not all(f.is_file() for f in files):
-        pytest.skip(f"{folder} is absent: the larger-index variant needs it")
-    return files
+    """Four conference lists: the corpora's, or made."""
+    return conference_lists(CORPUS_SIZES)
 
 
 @pytest.fixture(scope="session")
