@@ -88,8 +88,31 @@ def test_changes_persist_across_instances(path: Path) -> None:
 def test_file_has_schema_version_and_is_json(path: Path) -> None:
     StateStore(path).toggle_star("x")
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["schema"] == SCHEMA_VERSION
+    assert data["schema"] == 1  # no paper is marked not interested: still the first shape
     assert data["papers"]["x"]["star"][0] is True
+
+
+def test_not_interested_is_kept_beside_stars_and_undone(path: Path) -> None:
+    store = StateStore(path)
+    assert store.toggle_dislike("x") is True and store.toggle_star("y") is True
+    again = StateStore(path)
+    assert again.is_disliked("x") and again.disliked_ids() == {"x"}
+    assert again.starred_ids() == {"y"} and not again.is_disliked("y")
+    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == SCHEMA_VERSION == 2
+    assert again.toggle_dislike("x") is False
+    third = StateStore(path)
+    assert third.disliked_ids() == set() and third.starred_ids() == {"y"}
+    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == 1
+
+
+def test_an_older_paperscope_refuses_a_file_with_not_interested_marks(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rather than read it and drop the marks it does not know when it saves."""
+    StateStore(path).toggle_dislike("x")
+    text = path.read_text(encoding="utf-8")
+    monkeypatch.setattr(state_module, "SCHEMA_VERSION", 1)
+    with pytest.raises(state_module.NewerSchemaError):
+        parse_state(text)
 
 
 def test_data_dir_env_var(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -47,8 +47,10 @@ from tui.core.durable import atomic_write_text
 from tui.core.locations import APP_NAME
 from tui.core.locks import exclusive_lock
 
-SCHEMA_VERSION = 1
-"""Version of the file's shape; bump it when the shape changes incompatibly."""
+SCHEMA_VERSION = 2
+"""The file's shape; bump it when the shape changes incompatibly. 2 added `dislike`
+(not interested), written as 1 while no paper holds one: an older paperscope reads the
+file until then, and refuses it (rather than drop marks it does not know) after."""
 STATE_FILE_NAME = "state.json"
 DATA_DIR_ENV = "PAPERSCOPE_DATA_DIR"
 """Environment variable naming the folder that holds ``state.json``."""
@@ -59,7 +61,9 @@ Register = tuple[Value, int]
 Records = dict[str, dict[str, Register]]
 """Paper id → field name → register."""
 
-_FIELD_TYPES: dict[str, type] = {"star": bool, "read": bool, "note": str}
+_FIELD_TYPES: dict[str, type] = {"star": bool, "read": bool, "note": str, "dislike": bool}
+_SINCE: dict[str, int] = {"dislike": 2}
+"""The schema a field came with (the others: 1)."""
 _MAX_NOTICES = 50  # a store that fails on every keypress must not grow without bound
 _BUSY = "another paperscope is holding the state lock"
 
@@ -115,17 +119,17 @@ def parse_state(text: str) -> Records:
 
 
 def dump_state(records: Records) -> str:
-    """The file's text for these records: valid JSON, one paper per line, sorted by id.
-
-    One line per paper keeps the file readable and its diffs small.
-    """
+    """The file's text for these records: valid JSON, one paper per line (readable,
+    small diffs), sorted by id; of the oldest schema that holds them."""
     lines = [
         f"  {json.dumps(pid, ensure_ascii=False)}: "
         + json.dumps({name: list(reg) for name, reg in sorted(records[pid].items())},
                      ensure_ascii=False)
         for pid in sorted(records)
     ]
-    return f'{{"schema": {SCHEMA_VERSION}, "papers": {{\n' + ",\n".join(lines) + "\n}}\n"
+    schema = max((_SINCE.get(name, 1) for fields in records.values() for name, reg in
+                  fields.items() if reg[0] is not False and reg[0] != ""), default=1)
+    return f'{{"schema": {schema}, "papers": {{\n' + ",\n".join(lines) + "\n}}\n"
 
 
 def merge_records(base: Records, changes: Records) -> Records:
@@ -209,17 +213,22 @@ class StateStore:
     def noted_ids(self) -> set[str]:
         return self._ids_with("note")
 
+    def is_disliked(self, paper_id: str) -> bool:  # not interested: ranked down for you
+        return self._get(paper_id, "dislike") is True
+
+    def disliked_ids(self) -> set[str]: return self._ids_with("dislike")
+
     # Changing -------------------------------------------------------------------
     # A change is recorded even when it matches what this process sees: the view may be
     # stale, and the user's latest explicit choice should win over another process's.
 
     def toggle_star(self, paper_id: str) -> bool:
         """Star or unstar the paper; return whether it is starred now."""
-        with self._mutex:
-            starred = not self.is_starred(paper_id)
-            self._record(paper_id, "star", starred)
-        self._autosave()
-        return starred
+        return self._toggle(paper_id, "star")
+
+    def toggle_dislike(self, paper_id: str) -> bool:
+        """Mark the paper *not interested*, or no longer; return whether it is now."""
+        return self._toggle(paper_id, "dislike")
 
     def set_read(self, paper_id: str, read: bool) -> None:
         with self._mutex:
@@ -228,11 +237,14 @@ class StateStore:
 
     def toggle_read(self, paper_id: str) -> bool:
         """Mark the paper read or unread; return whether it is read now."""
+        return self._toggle(paper_id, "read")
+
+    def _toggle(self, paper_id: str, field: str) -> bool:
         with self._mutex:
-            read = not self.is_read(paper_id)
-            self._record(paper_id, "read", read)
+            now = self._get(paper_id, field) is not True
+            self._record(paper_id, field, now)
         self._autosave()
-        return read
+        return now
 
     def set_note(self, paper_id: str, text: str) -> None:
         """Set the paper's note; a blank text removes it."""
