@@ -177,7 +177,8 @@ def test_similar_command(index_dir: str) -> None:
     assert proc.returncode == 0, proc.stderr
     hits = json.loads(proc.stdout)["hits"]
     assert 0 < len(hits) <= 3 and paper["id"] not in {h["id"] for h in hits}
-    assert run("similar", "ffffffffffff", index_dir=index_dir).returncode == 1
+    assert_clean_error(run("similar", "ffffffffffff", index_dir=index_dir),
+                       "no paper with id 'ffffffffffff'")
 
 
 def test_export_command_formats_parse_back(index_dir: str, tmp_path: Path) -> None:

@@ -88,3 +88,74 @@ def test_no_state_yet_means_nothing_starred(index_dir, tmp_path: Path) -> None:
     proc = run("search", "is:starred", index_dir=index_dir, env={DATA_DIR_ENV: str(tmp_path)})
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
+
+
+# --- similar: by several papers, and by the starred ones ----------------------------------
+
+
+def _similar(*args: str, index_dir: str, env: dict | None = None) -> dict:
+    proc = run("similar", *args, "--json", index_dir=index_dir, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_similar_ranks_by_several_papers_together(index_dir: str, papers: dict[str, str]) -> None:
+    both = _similar(papers["gecko"], papers["abfnet"], "--limit", "37", index_dir=index_dir)
+    assert both["like"] == [papers["gecko"], papers["abfnet"]]
+    ranked = [h["id"] for h in both["hits"]]
+    assert papers["gecko"] not in ranked and papers["abfnet"] not in ranked
+    assert all(h["because"] and all(isinstance(w, str) for w in h["because"])
+               for h in both["hits"])
+    scores = [h["score"] for h in both["hits"]]
+    assert scores == sorted(scores, reverse=True)
+    # Both count: the first ten hold some of each paper's own ten most similar.
+    for name in ("gecko", "abfnet"):
+        alone = [h["id"] for h in _similar(papers[name], "--limit", "10",
+                                           index_dir=index_dir)["hits"]]
+        assert set(ranked[:10]) & set(alone), name
+    lines = run("similar", papers["gecko"], papers["abfnet"], "--jsonl", "--limit", "3",
+                index_dir=index_dir).stdout.splitlines()
+    assert [json.loads(line)["id"] for line in lines] == ranked[:3]
+
+
+def test_similar_by_the_starred_papers_reads_the_reader_s_state(
+        index_dir: str, papers: dict[str, str], data_dir: dict) -> None:
+    """Gecko is starred (`data_dir`): --starred ranks as `similar` by Gecko would, less
+    a paper the reader's code marked not interested."""
+    starred = _similar("--starred", "--limit", "37", index_dir=index_dir, env=data_dir)
+    assert starred["like"] == [papers["gecko"]]
+    ranked = [h["id"] for h in starred["hits"]]
+    assert ranked and papers["gecko"] not in ranked
+    store = StateStore(default_state_path())
+    assert store.toggle_dislike(ranked[0]) and store.save() is None
+    after = [h["id"] for h in _similar("--starred", "--limit", "37", index_dir=index_dir,
+                                       env=data_dir)["hits"]]
+    assert ranked[0] not in after and after[0] != ranked[0]
+
+
+def test_similar_by_the_starred_papers_ranks_only_a_query_s_matches(
+        index_dir: str, papers: dict[str, str], data_dir: dict) -> None:
+    matches = {h["id"] for h in json.loads(run("search", "graph", "--json", "--limit", "100",
+                                               index_dir=index_dir).stdout)["hits"]}
+    ranked = [h["id"] for h in _similar("--starred", "graph", "--limit", "100",
+                                        index_dir=index_dir, env=data_dir)["hits"]]
+    assert ranked and set(ranked) <= matches - {papers["gecko"]}
+
+
+def test_similar_by_the_starred_papers_with_none_says_so(index_dir: str, tmp_path: Path) -> None:
+    proc = run("similar", "--starred", index_dir=index_dir,
+               env={DATA_DIR_ENV: str(tmp_path)})
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == ("paperscope: nothing is starred yet: star papers in the reader "
+                           "(s), then ask again\n")
+
+
+@pytest.mark.parametrize("args", [("nosuchid",), ("PAPER", "nosuchid"), ()])
+def test_similar_with_a_bad_id_or_none_is_a_one_line_error(
+        index_dir: str, papers: dict[str, str], args: tuple[str, ...]) -> None:
+    args = tuple(papers["gecko"] if a == "PAPER" else a for a in args)
+    proc = run("similar", *args, index_dir=index_dir)
+    assert proc.returncode == 2 and proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert line == ("paperscope: no paper with id 'nosuchid'" if args else
+                    "paperscope similar: error: give paper ids, or --starred")

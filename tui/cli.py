@@ -103,10 +103,17 @@ def _index_parser() -> _Parser:
 
 def _similar_parser() -> _Parser:
     p = _Parser(prog="paperscope similar", description=(
-        "The papers most like one paper."))
-    p.add_argument("id", metavar="ID", help="a paper id (or a unique prefix of one)")
+        "The papers most like one paper, or like several together. With --starred, "
+        "like the papers starred in the reader (less those marked not interested), "
+        "and the words given are a query whose matches alone are ranked."))
+    p.add_argument("words", nargs="*", metavar="ID",
+                   help="paper ids (or unique prefixes); with --starred, a QUERY")
+    p.add_argument("--starred", action="store_true",
+                   help="rank by the papers starred in the reader (for you)")
     p.add_argument("--limit", type=_positive, default=10, metavar="N")
-    p.add_argument("--json", action="store_true")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print one JSON document")
+    fmt.add_argument("--jsonl", action="store_true", help="print one JSON line per hit")
     return p
 
 

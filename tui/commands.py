@@ -12,6 +12,7 @@ from tui.core.index.library import Library, open_library
 from tui.core.lists.files import SeedError
 from tui.core.search.filters import split_filters
 from tui.core.search.hits import SearchResult
+from tui.core.search.interests import for_you, interest_terms, reasons
 from tui.core.search.search import search, similar
 from tui.output import (
     draft_json, draft_line, format_list_line, format_paper, hit_json, paper_json,
@@ -161,17 +162,67 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
+    if not args.starred and not args.words:
+        print("paperscope similar: error: give paper ids, or --starred", file=sys.stderr)
+        return EXIT_USAGE
     with load(args) as library:
-        docnum = _docnum(library, args.id)
-        if docnum is None:
-            return EXIT_NONE
-        result = similar(library, docnum, limit=args.limit)
-        if args.json:
-            print(json.dumps(result_json(result), ensure_ascii=False, indent=2))
+        if args.starred:
+            ranking = starred_ranking(library, reading_state(), " ".join(args.words))
+            if isinstance(ranking, str):
+                print(f"paperscope: {ranking}", file=sys.stderr)
+                return EXIT_NONE
+            liked, disliked, among = ranking
         else:
-            print(f"Papers like: {library.paper(docnum).title}\n")
-            print_result(result)
+            liked = [_docnum(library, paper_id) for paper_id in dict.fromkeys(args.words)]
+            if None in liked:
+                return EXIT_USAGE
+            disliked, among = [], None
+        if len(liked) == 1 and not args.starred:
+            result, because = similar(library, liked[0], limit=args.limit), None
+        else:
+            terms = interest_terms(library, liked)
+            result = for_you(library, liked, disliked, args.limit, among, terms)
+            because = {h.docnum: reasons(library, terms, h.docnum) for h in result.hits}
+        _print_similar(library, result, liked, because, args)
         return EXIT_FOUND if result.hits else EXIT_NONE
+
+
+def starred_ranking(library: Library, state: StateStore, query: str
+                    ) -> tuple[list[int], list[int], set[int] | None] | str:
+    """What `similar --starred` ranks by: the starred papers (list order), those marked
+    not interested, and the query's matches when a query is given; or why it cannot."""
+    liked = library.in_list_order(list(library.docnums_of(state.starred_ids())))
+    if not liked:
+        return "nothing is starred yet: star papers in the reader (s), then ask again"
+    disliked = library.in_list_order(list(library.docnums_of(state.disliked_ids())))
+    among = None
+    if query.strip():
+        among = {h.docnum for h in search(library, query, limit=None, state=state).hits}
+    return liked, disliked, among
+
+
+def _print_similar(library: Library, result: SearchResult, liked: list[int],
+                   because: dict[int, list[str]] | None, args: argparse.Namespace) -> None:
+    def as_json(hit) -> dict[str, object]:
+        return hit_json(hit) if because is None else {**hit_json(hit), "because": because[hit.docnum]}
+
+    if args.json:
+        document = result_json(result)
+        document["hits"] = [as_json(h) for h in result.hits]
+        document["like"] = [library.paper(d).id for d in liked]
+        print(json.dumps(document, ensure_ascii=False, indent=2))
+    elif args.jsonl:
+        for hit in result.hits:
+            print(json.dumps(as_json(hit), ensure_ascii=False))
+    elif because is None:
+        print(f"Papers like: {library.paper(liked[0]).title}\n")
+        print_result(result)
+    else:
+        print(f"Papers like these {len(liked)}:")
+        for docnum in liked:
+            print(f"  {library.paper(docnum).title}")
+        print()
+        print_result(result, because=because)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

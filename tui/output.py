@@ -122,8 +122,10 @@ def _wrap(text: str, spans: Spans, indent: str, colour: bool, cols: int,
     return lines
 
 
-def format_hit(rank: int, hit: Hit, colour: bool, cols: int) -> str:
-    """A hit as a few lines: rank and title, where it comes from, and a snippet."""
+def format_hit(rank: int, hit: Hit, colour: bool, cols: int,
+               because: list[str] | None = None) -> str:
+    """A hit as a few lines: rank and title, where it comes from, the words it ranks
+    high for (`because`, in a for-you ranking), and a snippet."""
     paper = hit.paper
     head = f"{rank:>2}. "
     title_spans = match_spans(paper.title, hit.terms)
@@ -133,13 +135,17 @@ def format_hit(rank: int, hit: Hit, colour: bool, cols: int) -> str:
     if byline(paper):
         meta = f"{byline(paper)} · {meta}"
     lines.append(" " * len(head) + (_DIM + meta + _RESET if colour else meta))
+    if because:
+        lines += _wrap("for: " + ", ".join(because), [], " " * len(head), colour, cols)
     text, spans = hit.snippet(_SNIPPET_CHARS)
     lines += _wrap(text, spans, " " * len(head), colour, cols)
     return "\n".join(lines)
 
 
-def print_result(result: SearchResult, out: TextIO = sys.stdout) -> None:
-    """Print a result for people: hits, or why there are none."""
+def print_result(result: SearchResult, out: TextIO = sys.stdout,
+                 because: dict[int, list[str]] | None = None) -> None:
+    """Print a result for people: hits, or why there are none; with `because` (a
+    for-you ranking), each hit's words."""
     colour, cols = use_colour(out), width()
     if result.suggestion:
         out.write(f"No papers match {result.query!r}; showing results for "
@@ -147,9 +153,11 @@ def print_result(result: SearchResult, out: TextIO = sys.stdout) -> None:
     elif result.fuzzy and result.hits:
         out.write(f"No exact matches for {result.query!r}; showing close matches.\n\n")
     for rank, hit in enumerate(result.hits, 1):
-        out.write(format_hit(rank, hit, colour, cols) + "\n\n")
+        words = because.get(hit.docnum) if because is not None else None
+        out.write(format_hit(rank, hit, colour, cols, words) + "\n\n")
     if not result.hits:
-        out.write(f"No papers match {result.query!r}.\n")
+        out.write("No other papers are like these.\n" if because is not None
+                  else f"No papers match {result.query!r}.\n")
     else:
         shown = len(result.hits)
         more = f" of {result.total}" if result.total > shown else ""

@@ -134,3 +134,5 @@ class SearchResult:
     notices: list[str] = field(default_factory=list)
     limit: int | None = None
     """The most hits the search was asked for (None: every match)."""
+    interests: tuple[tuple[str, float], ...] = ()
+    """The weighted terms a for-you ranking ranked by (`interests`); () otherwise."""

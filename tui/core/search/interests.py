@@ -1,0 +1,181 @@
+"""Papers ranked by a set of papers: "for you", from what the reader starred.
+
+The starred papers become one weighted query that the pruned top-k scorer answers like
+any search (BM25 over the abstracts). Each starred paper weighs its own terms, tf
+damped (1 + log tf) and idf softened (its square root: BM25 weighs idf again on the
+paper's side), normalized so that a long abstract counts as much as a short one; the
+weights are summed over the starred papers and scaled by the cube of the share of them
+that hold the term. What the starred papers have in common leads: five papers on graph
+kernels share "graph" and "kernel", not each other's datasets. A paper's detail can
+show which of those terms made it rank high (`reasons`).
+
+Papers marked *not interested* work the other way: their terms make a second query,
+and a paper that answers it well is pushed down by how well it answers, so a disliked
+paper and those like it fall below the ones that only share its topic.
+
+`bench/interests.py` measures it beside arxiv-sanity-lite's ranking (a linear SVM over
+tf-idf) and a Rocchio centroid.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter, defaultdict
+from collections.abc import Collection, Sequence
+
+from whoosh import query as wq
+
+from tui.core.index.analysis import iter_words, stem
+from tui.core.index.analysis import terms as terms_of
+from tui.core.index.keyterms import FIELD
+from tui.core.index.library import Library
+from tui.core.index.topk import ranked
+from tui.core.render.plain import rendered_text
+from tui.core.search.filters import Restriction
+from tui.core.search.hits import Hit, SearchResult
+
+TYPE_CHECKING = False  # as typing's
+if TYPE_CHECKING:
+    from tui.core.model import Paper
+
+QUERY_TERMS = 60
+"""The query's terms: the heaviest of the liked papers' terms summed."""
+SHARED_POWER = 3
+"""A term's summed weight is scaled by (share of liked papers holding it) ** this."""
+COMMON_SHARE = 0.5
+"""Terms that more than this share of all papers hold say nothing of a topic."""
+DISLIKE_TERMS = 30
+"""The terms of the not-interested papers' query."""
+DISLIKE_WEIGHT = 0.6
+"""How far a paper is pushed down: this share of its best disliked-query score,
+scaled to the liked query's best score."""
+REASONS = 5
+"""The words shown for why a paper ranks high."""
+
+
+def interest_terms(library: Library, docnums: Sequence[int],
+                   count: int = QUERY_TERMS) -> list[tuple[str, float]]:
+    """The terms that best say what the papers at `docnums` share, with their weights
+    (see the module's docstring); best first, ties by term."""
+    papers = len(library)
+    summed: defaultdict[str, float] = defaultdict(float)
+    held: Counter[str] = Counter()
+    for docnum in docnums:
+        weights = {}
+        for term, tf in Counter(terms_of(_source(library.paper(docnum)))).items():
+            df = library.doc_frequency(FIELD, term)
+            if 0 < df <= COMMON_SHARE * papers:
+                weights[term] = (1 + math.log(tf)) * math.sqrt(math.log(papers / df))
+        norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
+        for term, weight in weights.items():
+            summed[term] += weight / norm
+            held[term] += 1
+    scored = ((term, weight * (held[term] / len(docnums)) ** SHARED_POWER)
+              for term, weight in summed.items())
+    return sorted(scored, key=lambda item: (-item[1], item[0]))[:count]
+
+
+def _source(paper: Paper) -> str:
+    """What a paper's terms are read from: its name, title and abstract as shown."""
+    return " ".join((paper.name, paper.title, rendered_text(paper.raw)))
+
+
+def for_you(library: Library, liked: Sequence[int], disliked: Sequence[int] = (),
+            limit: int | None = 100, among: Collection[int] | None = None,
+            terms: list[tuple[str, float]] | None = None) -> SearchResult:
+    """The papers most like the `liked` ones together, best first, less the liked and
+    disliked papers themselves (and their copies in other lists), `among` these
+    docnums when given. Papers like the `disliked` ones are pushed down. `terms` are
+    the liked papers' `interest_terms`, when the caller has them already."""
+    started = time.perf_counter()
+    result = library.guarded(
+        lambda: _for_you(library, liked, disliked, limit, among, terms))
+    result.limit = limit
+    result.elapsed_ms = (time.perf_counter() - started) * 1000
+    return result
+
+
+def _for_you(library: Library, liked: Sequence[int], disliked: Sequence[int],
+             limit: int | None, among: Collection[int] | None,
+             terms: list[tuple[str, float]] | None) -> SearchResult:
+    from tui.core.search.search import _run  # the one runner of ranked queries
+
+    label = f"for-you:{len(liked)}"
+    if terms is None:
+        terms = interest_terms(library, liked)
+    if not terms:
+        return SearchResult(label, [], 0, frozenset())
+    q = wq.Or([wq.Term("text", term, boost=weight) for term, weight in terms])
+    papers = [library.paper(d).id for d in (*liked, *disliked)]
+    left_out = frozenset({*liked, *disliked, *library.docnums_of(papers)})
+    within = Restriction(None, left_out) if among is None else \
+        Restriction(frozenset(among) - left_out)
+    wanted = None if limit is None else limit + (0 if not disliked else max(limit, 50))
+    found, _ = _run(library, q, wanted, within, count=False)
+    if disliked and found:
+        found = _pushed_down(library, found, disliked)
+    if limit is not None:
+        found = found[:limit]
+    used = frozenset(term for term, _ in terms)
+    hits = [Hit(library, d, s, used) for d, s in found]
+    return SearchResult(label, hits, len(hits), used, interests=tuple(terms))
+
+
+def reorder(library: Library, result: SearchResult, liked: Sequence[int],
+            disliked: Sequence[int] = ()) -> SearchResult:
+    """A query's listed hits in for-you order: those like the `liked` papers first,
+    best first; then the others as the query ranked them (the liked papers among
+    them); the `disliked` papers last. The query's hits are all kept, and its total
+    and matched terms."""
+    listed = [h.docnum for h in result.hits]
+    ranked_part = for_you(library, liked, disliked, None, listed)
+    first = {h.docnum for h in ranked_part.hits}
+    pushed = set(disliked)
+    rest = [h for h in result.hits if h.docnum not in first and h.docnum not in pushed]
+    last = [h for h in result.hits if h.docnum in pushed]
+    hits = [Hit(library, h.docnum, h.score, result.terms) for h in ranked_part.hits]
+    return SearchResult(result.query, [*hits, *rest, *last], result.total, result.terms,
+                        elapsed_ms=result.elapsed_ms + ranked_part.elapsed_ms,
+                        limit=result.limit, interests=ranked_part.interests)
+
+
+def _pushed_down(library: Library, found: list[tuple[int, float]],
+                 disliked: Sequence[int]) -> list[tuple[int, float]]:
+    """`found` re-ranked: each score less its share of the disliked query's score."""
+    terms = interest_terms(library, disliked, count=DISLIKE_TERMS)
+    if not terms:
+        return found
+    q = wq.Or([wq.Term("text", term, boost=weight) for term, weight in terms])
+    against = library.evaluate(q, {d for d, _ in found})
+    if not against:
+        return found
+    scale = DISLIKE_WEIGHT * found[0][1] / max(against.values())
+    rescored = {d: s - scale * against.get(d, 0.0) for d, s in found}
+    return ranked(rescored, None, library.tie_rank)
+
+
+def reasons(library: Library, terms: list[tuple[str, float]], docnum: int,
+            count: int = REASONS) -> list[str]:
+    """The few words that made the paper at `docnum` rank high for the interest
+    `terms`: the terms it holds, heaviest first (a term's weight in the query times
+    its weight among the paper's own distinctive terms), each as the paper writes it."""
+    weights = dict(terms)
+    source = _source(library.paper(docnum))
+    own = library.key_terms(source, 200)
+    scored = sorted(((weights[t] * w, t) for t, w in own if t in weights),
+                    key=lambda pair: (-pair[0], pair[1]))
+    written = _written(source)
+    return [written.get(term, term) for _, term in scored[:count]]
+
+
+def _written(text: str) -> dict[str, str]:
+    """Each index term of `text` → the word it is first written as there (lower case
+    when only its first letter was upper case: the start of a sentence)."""
+    out: dict[str, str] = {}
+    for word, start, end in iter_words(text):
+        written = text[start:end]
+        if written[:1].isupper() and written[1:].islower():
+            written = written.lower()
+        out.setdefault(stem(word), written)
+    return out
