@@ -250,7 +250,7 @@ READER_LAYERS = [
     {"tui.app.commands", "tui.app.screens.reader", "tui.app.screens.help"},
     {"tui.app.screens.opening", "tui.app.screens.panes", "tui.app.searching"},
     {"tui.app.reading"},
-    {"tui.app.sharing", "tui.app.drafting", "tui.app.screens.note", "tui.app.screens.confirm",
+    {"tui.app.sharing", "tui.app.drafting", "tui.app.for_you", "tui.app.screens.note", "tui.app.screens.confirm",
      "tui.app.view", "tui.app.prepared"},
     {"tui.app.widgets"},
     {"tui.app.bindings", "tui.app.compat", "tui.app.messages", "tui.app.layout",

@@ -230,6 +230,8 @@ class PaperscopeApp(App[None]):
         yield SystemCommand("Search", "Put the cursor in the search box",
                             self.focus_search_box)
         yield SystemCommand("Help", "Show every key", self.action_help)
+        yield SystemCommand("For you", "Order the list by the starred papers (F)",
+                            lambda: self.reader.reading.for_you.toggle())
         yield from self._list_commands()
 
     def _list_commands(self) -> Iterable[SystemCommand]:

@@ -115,6 +115,14 @@ READING = [
             tooltip="Sort by relevance, then list order, name A–Z, year."),
     Binding("r", "similar", "Similar", id="reading.similar",
             tooltip="List the papers most like the selected one (Esc goes back)."),
+    Binding("F", "for_you", "For you", show=False, id="reading.for_you",
+            tooltip="Order the list (or the query's results) by the starred papers; "
+                    "F again goes back."),
+    Binding("d", "toggle_dislike", "Not interested", show=False, id="reading.dislike",
+            tooltip="Mark the selected paper not interested: it and papers like it go "
+                    "down the for-you order (d again, or u, undoes)."),
+    Binding("u", "undo_dislike", "Undo", show=False, id="reading.undo_dislike",
+            tooltip="Undo the last not-interested mark."),
     Binding("y", "copy_abstract", "Copy", show=False, id="reading.copy_abstract",
             tooltip="Copy the abstract to the clipboard."),
     Binding("Y", "copy_reference", "Copy ref", show=False, id="reading.copy_reference",

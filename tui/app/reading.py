@@ -1,5 +1,5 @@
 """The reader's reading keys: stars, read marks, notes, filter, sort, similar papers,
-copying, links and export.
+copying, links and export (the for-you order: `for_you`).
 
 `Reading` is an object the reader screen owns and hands its key presses to (the
 bindings sit on the screen, so the keys work from the list and from the detail pane
@@ -18,6 +18,7 @@ from rich.text import Text
 from textual.worker import get_current_worker
 
 from tui.app import sharing
+from tui.app.for_you import ForYou, short_name
 from tui.app.messages import SearchDone, Snippets
 from tui.app.prepared import first_rows
 from tui.app.view import PanesView, WorkerHost
@@ -50,21 +51,13 @@ SORTS: list[tuple[str, str]] = [
 """What `S` cycles through: a name for the status line and the core's sort key."""
 PAPER_ACTIONS = frozenset({
     "toggle_star", "toggle_read", "edit_note", "similar", "copy_abstract", "copy_reference",
-    "open_link",
+    "open_link", "toggle_dislike",
 })
 """Reading actions that need a selected paper (dimmed in the footer without one)."""
 SIMILAR_LIMIT = 50
 """How many similar papers `r` lists."""
 SIMILAR_PREFIX = "similar:"
 """How `tui.core.search.search.similar` names its result's query."""
-
-
-def short_name(paper: Paper, width: int = 40) -> str:
-    """The paper's name, or its title cut to about `width` cells, for one-line messages."""
-    if paper.name:
-        return paper.name
-    title = " ".join(paper.title.split())
-    return title if len(title) <= width else title[:width - 1].rstrip() + "…"
 
 
 class ReadingView(PanesView, WorkerHost, Protocol):
@@ -123,6 +116,8 @@ class Reading:
         self._read_timer: Timer | None = None
         self._read_timer_paper: str | None = None
         self._notices_shown: set[str] = set()
+        self.for_you = ForYou(self)
+        """The for-you order (`F`) and the not-interested marks (`d`, `u`)."""
 
     @property
     def app(self) -> App[Any]:
@@ -161,7 +156,9 @@ class Reading:
             parts.append(f"like {short_name(self.similar_of)} (Esc: back)")
         if self.filter_index:
             parts.append(f"filter: {FILTERS[self.filter_index][0]}")
-        if self.sort_index:
+        if self.for_you.on:
+            parts.append(self.for_you.status())
+        elif self.sort_index:
             parts.append(f"sort: {SORTS[self.sort_index][0]}")
         return " · ".join(parts)
 
@@ -197,8 +194,8 @@ class Reading:
         self.view.paper_list.refresh_rows()
         self.view.detail.refresh_text()
         self.report_state_notices()
-        if by_user and self.filter_index:
-            self.view.start_search()
+        if by_user and (self.filter_index or self.for_you.on):
+            self.view.start_search()  # the for-you order follows the stars
 
     # -- star, read, note ---------------------------------------------------------------
 
@@ -266,7 +263,8 @@ class Reading:
         self.view.start_search()
 
     def cycle_sort(self) -> None:
-        """Relevance → list order → name A–Z → year → relevance."""
+        """Relevance → list order → name A–Z → year → relevance (leaving for-you)."""
+        self.for_you.on = False
         self.sort_index = (self.sort_index + 1) % len(SORTS)
         self.view.start_search()
 

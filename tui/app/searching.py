@@ -55,6 +55,7 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
                cancelled: Callable[[], bool] = lambda: False, *,
                state: StateStore | None = None, sort: str = "relevance",
                filters: Sequence[str] = (), rescue: bool = True,
+               interests: tuple[frozenset[str], frozenset[str]] | None = None,
                ) -> tuple[SearchResult, Snippets] | None:
     """Search with the one search function; None when cancelled midway.
 
@@ -64,13 +65,23 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
     `state` answers `is:starred` and the like in the query; `filters` (such names too)
     narrow the result further, as the reader's `f` filter does; `sort` is a core SORTS.
     `rescue=False` skips the suggestion and close matches for a query that finds
-    nothing (see `search`).
+    nothing (see `search`). `interests` (starred ids, not-interested ids) puts the
+    list in for-you order: the library's best `limit` for an empty query, else the
+    query's hits reordered (`interests.reorder`).
     """
-    from tui.core.search.search import search  # loaded with the library, in the worker
+    from tui.core.search import interests as ranking  # loaded with the library, in the worker
+    from tui.core.search.search import search
 
-    # The reader searches as the query is typed: its last word is also a prefix.
-    result = search(library, query, limit=limit if query.strip() else None, sort=sort,
-                    state=state, filters=filters, rescue=rescue, typing=True)
+    liked = library.in_list_order(list(library.docnums_of(interests[0]))) if interests else []
+    disliked = library.in_list_order(list(library.docnums_of(interests[1]))) if liked else []
+    if liked and not query.strip() and not filters:
+        result = ranking.for_you(library, liked, disliked, limit)
+    else:
+        # The reader searches as the query is typed: its last word is also a prefix.
+        result = search(library, query, limit=limit if query.strip() else None, sort=sort,
+                        state=state, filters=filters, rescue=rescue, typing=True)
+        if liked:
+            result = ranking.reorder(library, result, liked, disliked)
     snippets = first_rows(result, width, rows, cancelled)
     return None if snippets is None else (result, snippets)
 
@@ -133,14 +144,16 @@ class LiveSearch:
         limit = min(self.limit, max(TYPING_HITS, rows)) if typing else self.limit
         work = partial(self._run, view.library, serial, view.search_box.value, limit,
                        rescue, width, rows, reading.state, reading.sort_key,
-                       reading.filter_names)
+                       reading.filter_names, reading.for_you.interests())
         view.run_worker(work, group="search", exclusive=True, exit_on_error=False, thread=True)
 
     def _run(self, library: Library, serial: int, query: str, limit: int, rescue: bool,
-             width: int, rows: int, state: StateStore, sort: str, filters: list[str]) -> None:
+             width: int, rows: int, state: StateStore, sort: str, filters: list[str],
+             interests: tuple[frozenset[str], frozenset[str]] | None) -> None:
         worker = get_current_worker()
         done = run_search(library, query, limit, width, rows, lambda: worker.is_cancelled,
-                          state=state, sort=sort, filters=filters, rescue=rescue)
+                          state=state, sort=sort, filters=filters, rescue=rescue,
+                          interests=interests)
         if done is not None and not worker.is_cancelled:
             self.view.post_message(SearchDone(serial, *done))
 

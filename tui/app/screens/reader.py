@@ -256,7 +256,9 @@ class ReaderScreen(Screen[None]):
             "These lists hold no papers."
         papers.show(result.hits, result.terms, message.snippets, keep=keep, empty_text=empty)
         self.search_box.suggestion = result.suggestion
-        self.query_one(MatchBanner).say(self.reading.banner_for_similar() or banner_text(result))
+        self.query_one(MatchBanner).say(self.reading.banner_for_similar()
+                                        or self.reading.for_you.banner(result)
+                                        or banner_text(result))
         self.live.answered(result)
         if self._pending_select is not None:
             self._pending_select = None
@@ -291,10 +293,12 @@ class ReaderScreen(Screen[None]):
         self._detail_pending = False
         hit = self.paper_list.current
         terms = self.result.terms if self.result else frozenset()
+        because = self.reading.for_you.because(self.result, hit.docnum) if hit is not None else None
         if hit is None:
             self.detail.show(None)
-        elif hit.paper != self.detail.paper or terms != self.detail.terms:
-            self.detail.show(hit.paper, terms, self._list_sizes.get(hit.paper.file))
+        elif (hit.paper != self.detail.paper or terms != self.detail.terms
+              or because != self.detail.because):
+            self.detail.show(hit.paper, terms, self._list_sizes.get(hit.paper.file), because)
         self.reading.schedule_read(hit.paper if hit is not None else None)
 
     def on_paper_opened(self, message: PaperOpened) -> None:
@@ -329,6 +333,8 @@ class ReaderScreen(Screen[None]):
                            filtered=bool(self.reading.filter_index)
                            or self.reading.similar_of is not None)
         view = self.reading.view_status()
+        if self.reading.for_you.on:  # first: the order itself is what the list shows
+            text, view = view, text
         self.query_one(StatusLine).update(f"{text} · {view}" if view else text)
 
     # -- panes ----------------------------------------------------------------------------
@@ -361,6 +367,9 @@ class ReaderScreen(Screen[None]):
     def action_cycle_filter(self) -> None: self.reading.cycle_filter()
     def action_cycle_sort(self) -> None: self.reading.cycle_sort()
     def action_similar(self) -> None: self.reading.similar()
+    def action_for_you(self) -> None: self.reading.for_you.toggle()
+    def action_toggle_dislike(self) -> None: self.reading.for_you.toggle_dislike()
+    def action_undo_dislike(self) -> None: self.reading.for_you.undo_dislike()
     def action_copy_abstract(self) -> None: self.reading.copy_abstract()
     def action_copy_reference(self) -> None: self.reading.copy_reference()
     def action_open_link(self) -> None: self.reading.open_link()

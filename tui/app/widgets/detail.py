@@ -60,6 +60,8 @@ class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
         self.paper: Paper | None = None
         self.terms: frozenset[str] = frozenset()
         self.list_size: int | None = None
+        self.because: list[str] | None = None
+        """The words that put the paper high in the for-you order; None outside it."""
         self.current_match = -1
         """Index of the match n/N last jumped to; -1 before the first jump."""
         self.match_count = 0
@@ -74,10 +76,12 @@ class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
         self._width = 0
 
     def show(self, paper: Paper | None, terms: frozenset[str] = frozenset(),
-             list_size: int | None = None) -> None:
-        """Show `paper` from the top, marking `terms`."""
+             list_size: int | None = None, because: list[str] | None = None) -> None:
+        """Show `paper` from the top, marking `terms`; `because`: the words that put
+        it high in the for-you order."""
         same_paper = self.paper is not None and paper is not None and paper.id == self.paper.id
         self.paper, self.terms, self.list_size = paper, terms, list_size
+        self.because = because
         self.current_match = -1
         self._rebuild()
         if not same_paper:
@@ -102,7 +106,8 @@ class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
                                                  self.list_size, self.current_match)
             if self.state is not None:
                 drafted = self.drafts is not None and self.drafts.has_draft(self.paper.id)
-                text.append_text(reading_text(self.paper, self.state, self._styles(), drafted))
+                text.append_text(reading_text(self.paper, self.state, self._styles(), drafted,
+                                              self.because))
         lines = console.render_lines(text, console.options.update(width=width, height=None),
                                      pad=False)
         self._strips = [Strip(line) for line in lines]
