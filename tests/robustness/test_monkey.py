@@ -233,10 +233,13 @@ async def still_answers(pilot: Pilot) -> None:
     app = pilot.app
     assert isinstance(app, PaperscopeApp)
     await settle(pilot)
+    from tui.app.screens.confirm import ConfirmDiscard
+
     for _ in range(10):
         if app.screen is app.reader:
             break
-        await pilot.press("escape")
+        # Esc from a note with unsaved text asks first; Esc there goes back to editing.
+        await pilot.press("y" if isinstance(app.screen, ConfirmDiscard) else "escape")
         await pilot.pause()
     assert app.screen is app.reader, f"Esc does not close {app.screen!r}"
     reader = app.reader
