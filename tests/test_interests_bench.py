@@ -18,7 +18,10 @@ from bench.interests import (
 )
 from tests.conftest import ROOT, write_list
 
-NEEDS_SKLEARN = "the anchor (arxiv-sanity-lite's recommender) is scikit-learn's"
+NEEDS_SKLEARN = ("the anchor (arxiv-sanity-lite's recommender) is scikit-learn's:"
+                 " pip install -e '.[bench]'")
+# CI installs the bench extra and runs these beside the shared material (.ci/run).
+bench_extra = pytest.mark.bench_extra
 
 
 def test_average_precision_by_hand() -> None:
@@ -152,6 +155,7 @@ def test_an_index_or_workdir_inside_the_checkout_is_refused(tmp_path: Path) -> N
     assert not (ROOT / "bench-out").exists()
 
 
+@bench_extra
 def test_the_anchor_s_vectorizer_falls_back_to_min_df_1_and_says_so(
         capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("sklearn", reason=NEEDS_SKLEARN)
@@ -164,6 +168,7 @@ def test_the_anchor_s_vectorizer_falls_back_to_min_df_1_and_says_so(
     assert capsys.readouterr().err.count("tiny.txt: tf-idf with min_df 5 failed") == 1
 
 
+@bench_extra
 def test_the_centroid_and_the_best_rows_by_hand() -> None:
     pytest.importorskip("sklearn", reason=NEEDS_SKLEARN)
     from scipy.sparse import csr_matrix
@@ -181,6 +186,7 @@ def test_the_centroid_and_the_best_rows_by_hand() -> None:
     assert best_rows(centroid_scores(rows, [0, 1]), {0, 1}) == [2, 3]
 
 
+@bench_extra
 def test_end_to_end_on_two_made_lists(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("sklearn", reason=NEEDS_SKLEARN)
     corpora = tmp_path / "corpora"
