@@ -1,5 +1,5 @@
 """Interests benchmark: a list ranked by the papers the reader starred, against
-arxiv-sanity-lite's recommender.
+the tf-idf linear-SVM recommender that paper-recommendation sites ship (the anchor).
 
     python bench/interests.py [--corpora ../shared/corpora] [--lists GLOB|A.txt,B.txt]
                               [--topics-per-list 5] [--trials 3] [--seed 7]
@@ -19,7 +19,7 @@ lists and per venue family (the file name's letters: aistats, cvpr, iccv, neurip
 The rankers:
 
 - paperscope: `for_you(library, starred, limit=100, among=the list)`;
-- anchor: arxiv-sanity-lite's recommender as it ships: its tf-idf (fitted on the
+- anchor: the SVM recommender as it ships: its tf-idf (fitted on the
   list's abstracts; min_df 1 where 5 leaves no words, said once per list) and a
   LinearSVC with the starred papers as positives and every other paper of the list as
   negatives, ranked by its decision function;
@@ -30,7 +30,7 @@ Speed (`--scale`, none with `--no-scale`; the lead runs 250000). At each size, m
 abstracts (`bench/corpus.py`) in lists of 1000 in `--workdir` (outside the checkout), one
 library; a re-rank is for_you after one more star joins 5 (6 stars, limit 100, the
 whole library), beside the anchor's SVM fit and scoring on tf-idf rows computed
-beforehand (as arxiv-sanity-lite computes them offline), `--repeat` star sets each.
+beforehand (as the recommender computes them offline), `--repeat` star sets each.
 Printed: medians in ms and their ratio. Seeded: the same command ranks the same.
 
 Needs scikit-learn (`pip install -e '.[bench]'`).
@@ -91,10 +91,10 @@ ANCHOR_TFIDF: dict[str, object] = dict(
     lowercase=True, analyzer="word", stop_words="english",
     token_pattern=r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b", ngram_range=(1, 2), max_features=10000,
     norm="l2", use_idf=True, smooth_idf=True, sublinear_tf=True, max_df=0.5, min_df=5)
-"""arxiv-sanity-lite's `compute.py` vectorizer, with this benchmark's max_features/max_df."""
+"""The anchor's vectorizer, as it ships, with this benchmark's max_features/max_df."""
 ANCHOR_SVM: dict[str, object] = dict(class_weight="balanced", verbose=False, max_iter=10000,
                                      tol=1e-6, C=0.01)
-"""arxiv-sanity-lite's `serve.py` classifier."""
+"""The anchor's classifier, as it ships."""
 
 _WORD = re.compile(r"[^\W\d_]+")
 _FAMILY = re.compile(r"[a-z]+")
@@ -364,7 +364,7 @@ def quality(library: Library, lists: Sequence[RankedList], args: argparse.Namesp
     """Every ranker's scores over the lists' topics, and the lists without topics."""
     import numpy as np
 
-    # LinearSVC (random_state None, as arxiv-sanity-lite calls it) draws from numpy's
+    # LinearSVC (random_state None, as the anchor calls it) draws from numpy's
     # global generator: seeded here, the anchor ranks the same on every run.
     np.random.seed(args.seed)
     stop_words = english_stop_words()

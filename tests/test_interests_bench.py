@@ -18,7 +18,7 @@ from bench.interests import (
 )
 from tests.conftest import ROOT, write_list
 
-NEEDS_SKLEARN = ("the anchor (arxiv-sanity-lite's recommender) is scikit-learn's:"
+NEEDS_SKLEARN = ("the anchor (a tf-idf linear-SVM recommender) is scikit-learn's:"
                  " pip install -e '.[bench]'")
 # CI installs the bench extra and runs these beside the shared material (.ci/run).
 bench_extra = pytest.mark.bench_extra

@@ -13,8 +13,8 @@ Papers marked *not interested* work the other way: their terms make a second que
 and a paper that answers it well is pushed down by how well it answers, so a disliked
 paper and those like it fall below the ones that only share its topic.
 
-`bench/interests.py` measures it beside arxiv-sanity-lite's ranking (a linear SVM over
-tf-idf) and a Rocchio centroid.
+`bench/interests.py` measures it beside the ranking that paper-recommendation sites ship (a linear SVM
+over tf-idf) and a Rocchio centroid.
 """
 
 from __future__ import annotations
