@@ -12,15 +12,15 @@ import contextlib
 import os
 import threading
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cached_property
-from itertools import islice
 from pathlib import Path
 
 from whoosh import query as wq
 from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
+from tui.core.index import dense
 from tui.core.index.fieldnorms import Norms
 from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
@@ -31,11 +31,11 @@ from tui.core.index.plans import match_all
 from tui.core.index.recent import RecentTops
 from tui.core.index.topk import top
 from tui.core.index.aids import AIDS, TypingAids
+from tui.core.index.termlists import TermLists
 from tui.core.index.orders import ORDERS, Orders
 from tui.core.index.sidefiles import NORMS_FILE, parse_norms, side_files
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper, from_extras
-from tui.core.whoosh_compat import wildcard_terms
 
 TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     return None
 
 
-class Library(TypingAids, Orders):
+class Library(TypingAids, TermLists, Orders):
     """Paper lists with their index: papers by docnum, by id, and a shared searcher.
 
     Whoosh opens some files only on first use, and the side files are read on first
@@ -262,53 +262,18 @@ class Library(TypingAids, Orders):
             return self._tops.top(q, k, lambda n: top(self.scorer, q, n, count=count),
                                   count)
 
+    def dense_top(self, terms: Sequence[tuple[str, str, float]], k: int | None,
+                  among: Collection[int] | None = None, excluded: Collection[int] = (),
+                  ) -> list[tuple[int, float]]:
+        """`dense.top` of `terms` ((field, term, boost) each): many long lists."""
+        with self._lock:
+            return dense.top(self.scorer, terms, k, among, excluded)
+
     def doc_frequency(self, fieldname: str, term: str) -> int:
         """How many papers hold the index term `term` in `fieldname` (deleted
         documents left out)."""
         with self._lock:
             return self.scorer.doc_frequency(fieldname, term)
-
-    def terms_starting(self, fieldname: str, prefix: str, scan: int) -> list[tuple[str, int]]:
-        """The first `scan` index terms of `fieldname` (in term order) that start with
-        `prefix`, each with the number of papers that hold it; terms only deleted
-        documents hold are left out. The text's are in a table (`termtable`)."""
-        table = self.text_terms if fieldname == "text" else None
-        if table is not None:
-            return table.starting(prefix, scan)
-        with self._lock:
-            found = islice(self.searcher.reader().iter_prefix(fieldname, prefix), scan)
-            return self._held(fieldname, [(_text(t), info.doc_frequency()) for t, info in found])
-
-    def terms_matching(self, pattern: wq.Wildcard, scan: int) -> list[tuple[str, int]]:
-        """The first `scan` index terms (in term order) that the wildcard `pattern`
-        matches, each with the number of papers that hold it; terms only deleted
-        documents hold are left out."""
-        with self._lock:
-            reader = self.searcher.reader()
-            found = [_text(term) for term in islice(wildcard_terms(pattern, reader), scan)]
-            return self._held(pattern.fieldname,
-                              [(t, reader.doc_frequency(pattern.fieldname, t)) for t in found])
-
-    def _held(self, fieldname: str, terms: list[tuple[str, int]]) -> list[tuple[str, int]]:
-        """`terms` with their Whoosh counts, those that only deleted documents hold
-        left out: a count above the deleted documents' proves a live one, any other is
-        counted again from the term's postings."""
-        deleted = self.size - len(self)
-        if not deleted:
-            return terms
-        out = []
-        for term, df in terms:
-            if df <= deleted:
-                df = self.scorer.doc_frequency(fieldname, term)
-            if df:
-                out.append((term, df))
-        return out
-
-    def existing_terms(self, q: wq.Query) -> frozenset[str]:
-        """The index terms `q` stands for, its fuzzy and prefix terms expanded."""
-        with self._lock:
-            found = q.existing_terms(self.searcher.reader(), expand=True)
-        return frozenset(_text(term) for _, term in found)
 
     def key_terms(self, text: str, count: int) -> list[tuple[str, float]]:
         """The `count` terms of `text` most distinctive among the abstracts, with their
@@ -382,11 +347,6 @@ class Library(TypingAids, Orders):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _text(term: str | bytes) -> str:
-    """An index term as text: Whoosh's readers give bytes."""
-    return term.decode("utf-8") if isinstance(term, bytes) else term
 
 
 def open_library(seeds: Sequence[str | Path] | None = None, index_dir: str | None = None,

@@ -32,7 +32,6 @@ from tui.core.index.keyterms import FIELD
 from tui.core.index.library import Library
 from tui.core.index.topk import ranked
 from tui.core.render.plain import rendered_text
-from tui.core.search.filters import Restriction
 from tui.core.search.hits import Hit, SearchResult
 
 TYPE_CHECKING = False  # as typing's
@@ -99,20 +98,18 @@ def for_you(library: Library, liked: Sequence[int], disliked: Sequence[int] = ()
 def _for_you(library: Library, liked: Sequence[int], disliked: Sequence[int],
              limit: int | None, among: Collection[int] | None,
              terms: list[tuple[str, float]] | None) -> SearchResult:
-    from tui.core.search.search import _run  # the one runner of ranked queries
-
     label = f"for-you:{len(liked)}"
     if terms is None:
         terms = interest_terms(library, liked)
     if not terms:
         return SearchResult(label, [], 0, frozenset())
-    q = wq.Or([wq.Term("text", term, boost=weight) for term, weight in terms])
     papers = [library.paper(d).id for d in (*liked, *disliked)]
     left_out = frozenset({*liked, *disliked, *library.docnums_of(papers)})
-    within = Restriction(None, left_out) if among is None else \
-        Restriction(frozenset(among) - left_out)
     wanted = None if limit is None else limit + (0 if not disliked else max(limit, 50))
-    found, _ = _run(library, q, wanted, within, count=False)
+    # Sixty terms of like weight, many of them common: pruning would skip little, so
+    # every list is added whole (`dense`).
+    found = library.dense_top([("text", term, weight) for term, weight in terms],
+                              wanted, among, left_out)
     if disliked and found:
         found = _pushed_down(library, found, disliked)
     if limit is not None:
