@@ -12,7 +12,10 @@ from the key to the frame in which the list drew the new result:
   folder of the run's own, so that no filter is empty by accident; nothing is marked
   read, so "unread" lists them all);
 - `r` (`similar`): the selected paper's similar papers; and Esc (`back`, which leaves
-  them for the search again).
+  them for the search again);
+- `F` (`for_you`): the list in for-you order, ranked by the starred papers; then `s`,
+  which stars (or, the next round, unstars) the selected paper and so ranks the list
+  again, the re-rank after a star; and `F` again, back to the query's own order.
 
 Each of them on the empty query (every paper listed) and after a query was searched,
 `rounds` times. A key whose list is not repainted within `timeout` seconds is recorded
@@ -35,7 +38,8 @@ QUERY = "neural network"
 """The query searched for the second half of the actions."""
 CONTEXTS = [("every paper", ""), ("query", QUERY)]
 """(name, query) of the list the actions start from."""
-KINDS = {"sort": "S", "filter": "f", "similar": "r, Esc back"}
+KINDS = {"sort": "S", "filter": "f", "similar": "r, Esc back",
+         "for you": "F, s a star more, F back"}
 """The kinds of action, with their keys, as the benchmarks' tables name them."""
 STARRED, NOTED = 3, 2
 """How many of the query's first papers are starred and given a note before measuring."""
@@ -49,7 +53,10 @@ def action_steps() -> list[tuple[str, str]]:
     sorts = [("S", f"sort: {SORTS[(i + 1) % len(SORTS)][0]}") for i in range(len(SORTS))]
     filters = [("f", f"filter: {FILTERS[(i + 1) % len(FILTERS)][0]}")
                for i in range(len(FILTERS))]
-    return sorts + filters + [("r", "similar: the selected paper's"), ("escape", "similar: back")]
+    return sorts + filters + [
+        ("r", "similar: the selected paper's"), ("escape", "similar: back"),
+        ("F", "for you: by the starred papers"), ("s", "for you: after a star"),
+        ("F", "for you: back")]
 
 
 def action_names() -> list[str]:
@@ -58,7 +65,7 @@ def action_names() -> list[str]:
 
 
 def kind_of(name: str) -> str:
-    """"sort", "filter" or "similar": what an action's name starts with."""
+    """"sort", "filter", "similar" or "for you": what an action's name starts with."""
     return name.split(":", 1)[0]
 
 

@@ -1,5 +1,5 @@
 """The reader actions' probe (`bench/reader_actions.py`) end to end on a tiny library:
-every sort, filter and similar-papers key gives a figure, none waits in vain. No timing
+every sort, filter, similar-papers and for-you key gives a figure, none waits in vain. No timing
 is asserted."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ def test_the_steps_are_the_reader_s_own_cycles() -> None:
     from tui.app.reading import FILTERS, SORTS
 
     steps = action_steps()
-    assert [key for key, _ in steps] == ["S"] * len(SORTS) + ["f"] * len(FILTERS) + ["r", "escape"]
+    assert [key for key, _ in steps] == (["S"] * len(SORTS) + ["f"] * len(FILTERS)
+                                         + ["r", "escape", "F", "s", "F"])
     # Each cycle comes back to where it began: relevance, every paper.
     assert steps[len(SORTS) - 1][1] == f"sort: {SORTS[0][0]}"
     assert steps[len(SORTS) + len(FILTERS) - 1][1] == f"filter: {FILTERS[0][0]}"

@@ -78,8 +78,8 @@ def _size(papers: int, scale: float) -> Size:
     """A measured size with figures `scale` times some made ones."""
     ms = [scale * x for x in (1.0, 2.0, 3.0, 10.0)]
     peer = {"build_s": 1.0, "typed": ms, "whole": ms, "disk_mb": None}
-    # Each sort step takes `ms`, each filter step 2× it, the similar papers 5× it.
-    times = {"sort": 1.0, "filter": 2.0, "similar": 5.0}
+    # Each sort step takes `ms`, each filter step 2× it, the similar papers 5×, for you 4×.
+    times = {"sort": 1.0, "filter": 2.0, "similar": 5.0, "for you": 4.0}
     actions = {name: [times[kind_of(name)] * x for x in ms] for name in action_names()}
     return Size(papers, build_s=10 * scale, tree_peak_mb=100 * scale, largest_mb=80 * scale,
                 disk_mb=50 * scale, typed=ms, whole=ms, cold=[300.0], bare=[50.0],
@@ -149,9 +149,9 @@ def test_the_benchmark_runs_end_to_end_on_a_tiny_size(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     table_lines = [line for line in proc.stdout.splitlines() if line.startswith("|")]
     assert table_lines[0].startswith("| measure | paperscope 100 | paperscope 300 | growth |")
-    assert len(table_lines) == 16  # head, rule, fourteen measures
+    assert len(table_lines) == 17  # head, rule, fifteen measures
     assert all(line.count("|") == table_lines[0].count("|") for line in table_lines)
-    assert sum("| not measured | not measured |" in line for line in table_lines) == 8
+    assert sum("| not measured | not measured |" in line for line in table_lines) == 9
     assert not re.search(r"^- reader ", proc.stdout, re.M)  # no reader goals either
     assert len(list((workdir / "lists-300").glob("*.txt"))) == 6
     assert re.search(r"^- per query .* at 300 ≤ 2× at 100: [\d.]+×: (met|NOT met)$",
