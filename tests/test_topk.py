@@ -49,12 +49,14 @@ def _write(folder: Path, abstracts: list[str], per_list: int = 400) -> Path:
     return folder
 
 
-@pytest.fixture(autouse=True)
-def _prune_always(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(autouse=True, params=["pruned", "added whole"])
+def _prune_always(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Prune however few papers match (the search scores few matches all, `topk.FEW`):
-    these corpora are small, and pruning is what is tested."""
+    these corpora are small, and pruning is what is tested; each test runs twice, by
+    MaxScore and by whole lists added at C speed (`dense`, for many postings)."""
     monkeypatch.setattr(topk, "FEW", 0)
     monkeypatch.setattr(topk, "PRUNE_FROM", 0)
+    monkeypatch.setattr(topk, "DENSE_FROM", 10**12 if request.param == "pruned" else 0)
 
 
 @pytest.fixture(scope="module")

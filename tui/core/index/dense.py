@@ -1,4 +1,4 @@
-"""The scores of a weighted disjunction of many long lists, added whole at C speed.
+"""Queries of many long lists, their postings added whole at C speed.
 
 The pruned top-k (`topk`) finds a typed query's best papers while scoring a small share
 of its postings: a few terms, one or two of them rare, whose bounds let the long lists
@@ -13,14 +13,26 @@ Every term's postings hold each docnum once, so the addition per term is a plain
 indexed add; the terms are added in the order given, so equal papers get equal sums.
 A score is the same BM25 sum the scorer gives (`Scorer.evaluate`), in another order of
 addition: equal up to rounding (a relative 1e-15 or so).
+
+The same goes for the queries `topk` prunes (`plan_top`), once they have enough
+postings (`topk.DENSE_FROM`): a common word typed, or a short prefix's expansions in
+five fields, at 250,000 papers, leave MaxScore tens of thousands of papers alive to look
+up one by one. Each group of the plan is added into an array, the groups' arrays are
+combined (a paper must match each), the exclusions zeroed; the papers that may be among
+the k best (with a margin far wider than the rounding, as `topk` keeps) are then scored
+by the scorer itself, so that the hits, their scores to the last bit and their order
+are those of the exhaustive path, and the number of matches is exact.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from whoosh import query as wq
+
+from tui.core.index.plans import Plan, terms_of, text_of
+from tui.core.index.ranking import Ranked, ranked
 from tui.core.index.scorer import Scorer
-from tui.core.index.topk import Ranked, ranked
 
 TYPE_CHECKING = False  # as typing's
 if TYPE_CHECKING:
@@ -28,6 +40,10 @@ if TYPE_CHECKING:
 
 Term = tuple[str, str, float]
 """(field name, index term, boost)."""
+MARGIN = 4e-9
+"""Relative slack when choosing the papers the scorer scores again: every paper whose
+sum here is within it of the k-th best (sums of float64 terms in two orders differ by
+far less)."""
 
 
 def scores(scorer: Scorer, terms: Sequence[Term], among: Collection[int] | None = None,
@@ -38,13 +54,7 @@ def scores(scorer: Scorer, terms: Sequence[Term], among: Collection[int] | None 
 
     total = np.zeros(scorer.size)
     for fieldname, text, boost in terms:
-        ids = scorer.postings(fieldname, text)[0]
-        if not ids:
-            continue
-        impact = scorer.impacts(fieldname, text)
-        scale = scorer.scale(fieldname, text, boost)
-        total[np.frombuffer(ids, dtype=ids.typecode)] += (
-            scale * np.frombuffer(impact, dtype=impact.typecode))
+        _add(total, scorer, fieldname, text, boost)
     if among is not None:
         kept = np.zeros(scorer.size, dtype=bool)
         kept[np.fromiter(among, dtype=np.int64, count=len(among))] = True
@@ -58,15 +68,76 @@ def top(scorer: Scorer, terms: Sequence[Term], k: int | None,
         among: Collection[int] | None = None, excluded: Collection[int] = ()) -> Ranked:
     """The best `k` (all when None) (docnum, score) pairs of `scores`: score descending,
     equal scores in list order (`ranked`'s order), papers matching no term left out."""
+    if k is not None and k <= 0:
+        return []
+    total = scores(scorer, terms, among, excluded)
+    best = _best(total, k, 0.0)  # the k best and every paper tied with the k-th
+    return ranked(dict(zip(best.tolist(), total[best].tolist())), k, scorer.tie_rank)
+
+
+def plan_top(scorer: Scorer, plan: Plan, q: wq.Query, k: int, count: bool,
+             ) -> tuple[Ranked, int | None] | None:
+    """`topk.top`'s answer for `q` (whose plan is `plan`): the best `k` as the
+    exhaustive scorer ranks them, and the number of matches (None for a disjunction
+    not asked to `count` them, as `topk` gives it); None when an exclusion is not
+    made of terms."""
     import numpy as np
 
-    total = scores(scorer, terms, among, excluded)
+    excluded = [terms_of(query) for query in plan.excluded]
+    if any(units is None for units in excluded):
+        return None
+    total = None
+    for group in plan.groups:
+        part = np.zeros(scorer.size)
+        for unit in group:
+            if isinstance(unit, wq.And):  # a hyphenated word: few papers, scored so
+                found = scorer.evaluate(unit)
+                part[np.fromiter(found, dtype=np.int64, count=len(found))] += np.fromiter(
+                    found.values(), dtype=np.float64, count=len(found))
+            else:
+                _add(part, scorer, unit.fieldname, text_of(unit), unit.boost)
+        if total is None:
+            total = part
+        else:  # a paper must match every group
+            both = (total > 0) & (part > 0)
+            total += part
+            total *= both
+    for units in excluded:
+        for unit in units:  # type: ignore[union-attr]
+            if isinstance(unit, wq.And):
+                found = scorer.evaluate(unit)
+                total[np.fromiter(found, dtype=np.int64, count=len(found))] = 0.0
+            elif ids := scorer.postings(unit.fieldname, text_of(unit))[0]:
+                total[np.frombuffer(ids, dtype=ids.typecode)] = 0.0
+    best = _best(total, k, MARGIN)
+    matched = int(np.count_nonzero(total)) if count or len(plan.groups) > 1 or plan.excluded \
+        else None
+    found = scorer.evaluate(q, set(best.tolist()))
+    return ranked(found, k, scorer.tie_rank), matched
+
+
+def _best(total: np.ndarray, k: int | None, margin: float) -> np.ndarray:
+    """The docnums of the `k` best sums of `total` (all above 0 when None) and of every
+    sum within `margin` (relative) of the k-th, ascending."""
+    import numpy as np
+
     matched = np.flatnonzero(total)
-    if k is not None and k < len(matched):
-        if k <= 0:
-            return []
-        values = total[matched]
-        kth = np.partition(values, len(values) - k)[len(values) - k]
-        matched = matched[values >= kth]  # the k best and every paper tied with the k-th
-    found = dict(zip(matched.tolist(), total[matched].tolist()))
-    return ranked(found, k, scorer.tie_rank)
+    if k is None or k >= len(matched):
+        return matched
+    values = total[matched]
+    kth = np.partition(values, len(values) - k)[len(values) - k]
+    return matched[values >= kth * (1.0 - margin)]
+
+
+def _add(total: np.ndarray, scorer: Scorer, fieldname: str, text: str, boost: float,
+         ) -> None:
+    """Add the term's BM25 score of each paper holding it into `total`."""
+    import numpy as np
+
+    ids = scorer.postings(fieldname, text)[0]
+    if not ids:
+        return
+    impact = scorer.impacts(fieldname, text)
+    # Each docnum once in a list: a plain indexed add.
+    total[np.frombuffer(ids, dtype=ids.typecode)] += (
+        scorer.scale(fieldname, text, boost) * np.frombuffer(impact, dtype=impact.typecode))

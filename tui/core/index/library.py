@@ -29,7 +29,7 @@ from tui.core.index.postingcache import PostingCache
 from tui.core.index.scorer import Scorer
 from tui.core.index.plans import match_all
 from tui.core.index.recent import RecentTops
-from tui.core.index.topk import top
+from tui.core.index.topk import DENSE_FROM, top
 from tui.core.index.aids import AIDS, TypingAids
 from tui.core.index.termlists import TermLists
 from tui.core.index.orders import ORDERS, Orders
@@ -317,6 +317,9 @@ class Library(TypingAids, TermLists, Orders):
         silent on failure: a search finds out what is wrong."""
         with contextlib.suppress(Exception), self._lock:  # only ever reading ahead
             self.scorer.prepare(SCORED_FIELDS)
+        if self.size * 2 >= DENSE_FROM:  # its common words will be added whole
+            with contextlib.suppress(ImportError):
+                import numpy  # noqa: F401  (a tenth of a second, off the first keystroke)
 
     @cached_property
     def scorer(self) -> Scorer:

@@ -19,6 +19,10 @@ postings of a common term that score high have the high bounds, so the bulk of t
 long lists (common words, a prefix's expansions) is read but not scored. Any order of
 the parts is exact (only the sums of the bounds left count); this one is fast.
 
+Queries with many postings (`DENSE_FROM`) are answered by adding their lists whole at
+C speed instead (`dense.plan_top`), with the same survivors' rescoring, so the same
+answer.
+
 Shapes it does not take (phrases, fuzzy terms, anything but terms inside an AND inside
 an OR, an exclusion that is not terms) answer None: the caller scores them
 exhaustively. Queries with few matches (`FEW`) are scored in full.
@@ -38,13 +42,15 @@ docnums, as sets or as byte maps (`members`).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from itertools import compress
 
 from whoosh import query as wq
 
+from tui.core.index import dense
 from tui.core.index.members import Selection
+from tui.core.index.ranking import Ranked, ranked
 from tui.core.index.plans import matches, papers_of, plan_of, postings_in, text_of
 from tui.core.index.scorer import Scorer, Scores, add_scores
 from tui.core.index.tiers import Tier
@@ -58,6 +64,11 @@ few more papers to score exactly."""
 PRUNE_FROM = 20_000
 """Queries with fewer postings in all are scored exhaustively: a few milliseconds,
 which pruning's set-up (bounds, matches, parts) would not shorten."""
+DENSE_FROM = 60_000
+"""Queries with this many postings or more are added whole at C speed (`dense`): at
+250,000 papers a common word, or a short prefix in five fields, leaves pruning tens of
+thousands of papers to look up one by one. Below it pruning is as fast, and a typed
+query does not wait for numpy to be imported."""
 FEW = 4
 """Matches up to FEW × k are all scored: pruning would save less than it costs."""
 _SMALL = 64
@@ -67,25 +78,6 @@ lists the order is by bound."""
 _HEAP_FROM = 20
 """`_kth_largest` ranks by a heap from this many values per rank asked for (measured:
 below it, sorting them all at C speed is faster than nlargest's loop)."""
-
-Ranked = list[tuple[int, float]]
-def ranked(scores: Scores, k: int | None, rank: Sequence[int] | None = None) -> Ranked:
-    """The best `k` (all when None) (docnum, score) pairs: score descending, then in
-    list order (docnum order, or each docnum's `rank` when given), so that equal scores
-    always come in the same order."""
-    if k is not None and k <= 0:
-        return []
-    docnums: Iterable[int] = scores
-    if k is not None and k < len(scores):
-        # The k-th best score (nlargest without a key runs at C speed), then only the
-        # papers at or above it.
-        kth = heapq.nlargest(k, scores.values())[-1]
-        docnums = [d for d, s in scores.items() if s >= kth]
-    # By docnum, then (a stable sort, reversed stably) by score: no Python key.
-    order = sorted(docnums) if rank is None else sorted(docnums, key=rank.__getitem__)
-    order.sort(key=scores.__getitem__, reverse=True)
-    return [(d, scores[d]) for d in (order if k is None else order[:k])]
-
 
 @dataclass(frozen=True)
 class _Leaf:
@@ -120,8 +112,15 @@ def top(scorer: Scorer, q: wq.Query, k: int, *, count: bool = True,
     matches bound its pruning, so they are found (and counted) all the same.
     """
     plan = plan_of(q)
-    if plan is None or k < 1 or postings_in(scorer, plan) < PRUNE_FROM:
+    if plan is None or k < 1:
         return None
+    postings = postings_in(scorer, plan)
+    if postings < PRUNE_FROM:
+        return None
+    if postings >= DENSE_FROM:
+        found = dense.plan_top(scorer, plan, q, k, count)
+        if found is not None:
+            return found
     docs = papers_of(scorer)
     conjunction = len(plan.groups) > 1 or bool(plan.excluded)
     selected: set[int] | Selection | None = None
