@@ -54,6 +54,7 @@ def test_search_json_fields(index_dir: str) -> None:
     assert proc.returncode == 0
     doc = json.loads(proc.stdout)
     assert doc["query"] == "gecko" and doc["total"] >= 1
+    assert doc["exact"] is True  # the command line always counts every match
     hit = doc["hits"][0]
     assert set(hit) == HIT_FIELDS
     assert hit["name"] == "Gecko" and "τ²" in hit["text"]

@@ -293,6 +293,27 @@ def test_typed_queries_rank_as_the_exhaustive_scorer(request, which: str) -> Non
                     _check(library, q, k)
 
 
+def test_counts_are_exact_up_to_the_bound_and_none_past_it(corpus_library) -> None:
+    """`plans.count_up_to`, and the search's count while typing (`count_up_to`): exact
+    while at most the bound match, else "more than the bound", the hits unchanged."""
+    library = corpus_library
+    for text in TYPED:
+        compiled = compile_query(text, library.schema, typing=True)
+        q = _expanded(library, compiled.strict, compiled)
+        exact = len(library.scorer.evaluate(q))
+        assert exact > 0, text
+        for bound in sorted({0, 1, exact - 1, exact, exact + 1, 10**6}):
+            assert plans.count_up_to(library.scorer, q, bound) == (
+                exact if exact <= bound else None), (text, bound)
+        full = search(library, text, 20, typing=True)
+        for bound in sorted({0, 5, full.total - 1, full.total}):
+            bounded = search(library, text, 20, typing=True, count_up_to=bound)
+            assert [(h.docnum, h.score) for h in bounded.hits] == [
+                (h.docnum, h.score) for h in full.hits], (text, bound)
+            assert (bounded.total, bounded.exact) == (
+                (full.total, True) if full.total <= bound else (bound, False)), (text, bound)
+
+
 @pytest.mark.parametrize("few", [0, 4])
 def test_the_search_gives_the_same_hits_pruned_or_not(corpus_library, monkeypatch,
                                                       few: int) -> None:

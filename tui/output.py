@@ -91,6 +91,7 @@ def result_json(result: SearchResult) -> dict[str, object]:
     return {
         "query": result.query,
         "total": result.total,
+        "exact": result.exact,
         "suggestion": result.suggestion,
         "fuzzy": result.fuzzy,
         "hits": [hit_json(h) for h in result.hits],

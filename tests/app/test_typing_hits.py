@@ -74,6 +74,41 @@ async def test_a_typed_query_shows_its_first_hits_then_all_once_typing_pauses(
         assert app.focused is app.reader.search_box
 
 
+async def test_a_keystroke_counts_up_to_a_bound_and_the_pause_counts_exactly(
+        make_app, runs, monkeypatch) -> None:
+    """While typing, more matches than `COUNT_UP_TO` read "more than N"; the list
+    completed once typing pauses has the exact count; a newer query's answer is never
+    replaced by an older query's count."""
+    monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 0.5)
+    monkeypatch.setattr(searching, "COUNT_UP_TO", 5)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        full = search(app.library, QUERY, limit=1000, typing=True)
+        assert full.total > 5 and full.exact
+
+        def status() -> str:
+            return str(app.reader.query_one("#status").render())
+
+        await typed_answer(pilot, QUERY)
+        assert status().startswith(f"first {typing_hits(app)} of more than 5 matches"), status()
+        await wait_until(pilot, lambda: app.reader.live.complete_timer is None, "the pause")
+        await settle(pilot)
+        assert status().startswith(f"{full.total} of {len(app.library)} papers"), status()
+        # A newer query typed before the pause: its own count stays on screen.
+        monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 2.0)
+        await pilot.press(*["backspace"] * len(QUERY))
+        await typed_answer(pilot, QUERY, focus=False)
+        assert app.reader.live.complete_timer is not None  # the older query's, pending
+        await pilot.press(*["backspace"] * len(QUERY))
+        await typed_answer(pilot, "butterworth", focus=False)
+        few = search(app.library, "butterworth", limit=1000, typing=True)
+        assert 0 < few.total <= 5
+        await pilot.pause(2.2)
+        await settle(pilot)
+        assert status().startswith(f"{few.total} of {len(app.library)} papers"), status()
+
+
 async def test_only_the_query_typed_last_is_completed(make_app, runs, monkeypatch) -> None:
     monkeypatch.setattr(searching, "COMPLETE_AFTER_S", 2.0)  # "now" is surely before it
     app = make_app()

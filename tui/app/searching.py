@@ -8,9 +8,10 @@ queries dropped by serial number, so a slow stale search can never overwrite a n
 result; and for a query that finds nothing, the rescue ("did you mean", close matches)
 once typing pauses, or at once when Enter asks for it.
 
-While a query is typed, its search keeps the first `TYPING_HITS` hits only; the list is
-completed to the reader's limit once typing pauses, or at once when the search box is
-left (see `TYPING_HITS`).
+While a query is typed, its search keeps the first `TYPING_HITS` hits only, and counts
+its matches up to `COUNT_UP_TO`; the list is completed to the reader's limit, with the
+exact count, once typing pauses, or at once when the search box is left (see
+`TYPING_HITS`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ RESCUE_AFTER_S = 0.25
 paused this long. Looking for them takes up to a few hundred milliseconds of the one
 interpreter the screen is drawn by too: on every keystroke of a misspelt word, typing
 stuttered."""
+COUNT_UP_TO = 10_000
+"""A search on a keystroke counts its matches exactly up to this many and says "more
+than" past it (as the engines people trust do: Lucene's `track_total_hits`): counting
+a common word's matches exactly costs time in proportion to the library, on every
+keystroke. The exact count comes with the completed list once typing pauses."""
 TYPING_HITS = 100
 """Hits kept by a search run on a keystroke (or a screenful, on a terminal tall enough
 to show more): a few screens of the list, which is all that shows while the query is
@@ -56,6 +62,7 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
                state: StateStore | None = None, sort: str = "relevance",
                filters: Sequence[str] = (), rescue: bool = True,
                interests: tuple[frozenset[str], frozenset[str]] | None = None,
+               count_up_to: int | None = None,
                ) -> tuple[SearchResult, Snippets] | None:
     """Search with the one search function; None when cancelled midway.
 
@@ -67,7 +74,8 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
     `rescue=False` skips the suggestion and close matches for a query that finds
     nothing (see `search`). `interests` (starred ids, not-interested ids) puts the
     list in for-you order: the library's best `limit` for an empty query, else the
-    query's hits reordered (`interests.reorder`).
+    query's hits reordered (`interests.reorder`). `count_up_to`: the matches are
+    counted exactly only up to this many (see `COUNT_UP_TO`).
     """
     from tui.core.search import interests as ranking  # loaded with the library, in the worker
     from tui.core.search.search import search
@@ -79,7 +87,8 @@ def run_search(library: Library, query: str, limit: int, width: int, rows: int,
     else:
         # The reader searches as the query is typed: its last word is also a prefix.
         result = search(library, query, limit=limit if query.strip() else None, sort=sort,
-                        state=state, filters=filters, rescue=rescue, typing=True)
+                        state=state, filters=filters, rescue=rescue, typing=True,
+                        count_up_to=count_up_to)
         if liked:
             result = ranking.reorder(library, result, liked, disliked)
     snippets = first_rows(result, width, rows, cancelled)
@@ -144,16 +153,18 @@ class LiveSearch:
         limit = min(self.limit, max(TYPING_HITS, rows)) if typing else self.limit
         work = partial(self._run, view.library, serial, view.search_box.value, limit,
                        rescue, width, rows, reading.state, reading.sort_key,
-                       reading.filter_names, reading.for_you.interests())
+                       reading.filter_names, reading.for_you.interests(),
+                       COUNT_UP_TO if typing else None)
         view.run_worker(work, group="search", exclusive=True, exit_on_error=False, thread=True)
 
     def _run(self, library: Library, serial: int, query: str, limit: int, rescue: bool,
              width: int, rows: int, state: StateStore, sort: str, filters: list[str],
-             interests: tuple[frozenset[str], frozenset[str]] | None) -> None:
+             interests: tuple[frozenset[str], frozenset[str]] | None,
+             count_up_to: int | None) -> None:
         worker = get_current_worker()
         done = run_search(library, query, limit, width, rows, lambda: worker.is_cancelled,
                           state=state, sort=sort, filters=filters, rescue=rescue,
-                          interests=interests)
+                          interests=interests, count_up_to=count_up_to)
         if done is not None and not worker.is_cancelled:
             self.view.post_message(SearchDone(serial, *done))
 
@@ -182,7 +193,8 @@ class LiveSearch:
         only because its search kept the first `TYPING_HITS` (also one shown again on
         leaving similar papers; similar papers themselves are a list of their own)."""
         return (self.view.reading.similar_of is None and result.limit is not None
-                and result.limit < self.limit and len(result.hits) < result.total)
+                and result.limit < self.limit
+                and (len(result.hits) < result.total or not result.exact))
 
     def failed(self) -> None:
         """The latest search failed: nothing more is coming for it."""

@@ -25,6 +25,8 @@ def status_text(result: SearchResult | None, papers: int, current: Paper | None,
     shown = len(result.hits)
     if not result.query.strip() and not filtered:
         parts = [f"{papers:,} papers"]
+    elif not result.exact:  # counted up to a bound while typing; exact once it pauses
+        parts = [f"first {shown:,} of more than {result.total:,} matches · {papers:,} papers"]
     elif shown < result.total:
         parts = [f"first {shown:,} of {result.total:,} matches · {papers:,} papers"]
     else:

@@ -27,7 +27,7 @@ from tui.core.index.opening import OpenIndex, Progress, changed_files, open_inde
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.postingcache import PostingCache
 from tui.core.index.scorer import Scorer
-from tui.core.index.plans import match_all
+from tui.core.index.plans import count_up_to, match_all
 from tui.core.index.recent import RecentTops
 from tui.core.index.topk import DENSE_FROM, top
 from tui.core.index.aids import AIDS, TypingAids
@@ -253,6 +253,11 @@ class Library(TypingAids, TermLists, Orders):
         """Every paper `q` matches, unscored (None: not of a shape `plans` takes)."""
         with self._lock:
             return match_all(self.scorer, q)
+
+    def count_up_to(self, q: wq.Query, bound: int) -> int | None:
+        """`plans.count_up_to`: the matches of `q` if at most `bound`, else None."""
+        with self._lock:
+            return count_up_to(self.scorer, q, bound)
 
     def top(self, q: wq.Query, k: int, count: bool = True,
             ) -> tuple[list[tuple[int, float]], int | None] | None:

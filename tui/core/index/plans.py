@@ -117,6 +117,32 @@ def match_all(scorer: Scorer, q: wq.Query) -> set[int] | Selection | None:
     return None if plan is None else matches(scorer, plan, papers_of(scorer))
 
 
+def count_up_to(scorer: Scorer, q: wq.Query, bound: int) -> int | None:
+    """How many papers `q` matches, when at most `bound` do; None when more do, or
+    when `q` is not of a plan's shape. A disjunction reads at most about `bound`
+    postings: a list longer than that settles it, and the union stops once past it,
+    so that the cost does not grow with the library (a conjunction's matches are
+    counted in full: its pruning finds them anyway)."""
+    plan = plan_of(q)
+    if plan is None:
+        return None
+    docs = papers_of(scorer)
+    if len(plan.groups) > 1 or plan.excluded:
+        found = matches(scorer, plan, docs)
+        count = None if found is None else (
+            found.count if isinstance(found, Selection) else len(found))
+        return None if count is None or count > bound else count
+    lists = sorted((docs(unit) for unit in plan.groups[0]), key=len, reverse=True)
+    if lists and len(lists[0]) > bound:
+        return None
+    union: set[int] = set()
+    for ids in lists:
+        union.update(ids)
+        if len(union) > bound:
+            return None
+    return len(union)
+
+
 def matches(scorer: Scorer, plan: Plan, docs: Callable[[Unit], array | set[int]],
              ) -> set[int] | Selection | None:
     """Every paper the plan matches; None when an exclusion is not a disjunction of

@@ -121,7 +121,8 @@ class SearchResult:
     query: str
     hits: Sequence[Hit]
     total: int
-    """How many papers match in all (hits may be cut at the limit)."""
+    """How many papers match in all (hits may be cut at the limit); when not `exact`,
+    more than this many do."""
     terms: frozenset[str] = frozenset()
     suggestion: str | None = None
     """A corrected query that finds papers, offered as "did you mean"."""
@@ -136,3 +137,6 @@ class SearchResult:
     """The most hits the search was asked for (None: every match)."""
     interests: tuple[tuple[str, float], ...] = ()
     """The weighted terms a for-you ranking ranked by (`interests`); () otherwise."""
+    exact: bool = True
+    """False when the matches were counted only up to `total` and more match (a search
+    while typing: `search(..., count_up_to=N)`)."""

@@ -134,7 +134,8 @@ def reorder(library: Library, result: SearchResult, liked: Sequence[int],
     hits = [Hit(library, h.docnum, h.score, result.terms) for h in ranked_part.hits]
     return SearchResult(result.query, [*hits, *rest, *last], result.total, result.terms,
                         elapsed_ms=result.elapsed_ms + ranked_part.elapsed_ms,
-                        limit=result.limit, interests=ranked_part.interests)
+                        limit=result.limit, interests=ranked_part.interests,
+                        exact=result.exact)
 
 
 def _pushed_down(library: Library, found: list[tuple[int, float]],

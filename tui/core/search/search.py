@@ -69,7 +69,7 @@ def _expanded(library: Library, q: wq.Query, compiled: CompiledQuery) -> wq.Quer
 def search(library: Library, query: str, limit: int | None = 20, *, typing: bool = False,
            sort: str = "relevance", within: Collection[int] | None = None,
            state: StateStore | None = None, filters: Sequence[str] = (),
-           rescue: bool = True) -> SearchResult:
+           rescue: bool = True, count_up_to: int | None = None) -> SearchResult:
     """Search `library` for `query`; see the module docstring for the semantics.
 
     `limit=None` returns every match. `typing=True` searches as the reader does while
@@ -78,7 +78,10 @@ def search(library: Library, query: str, limit: int | None = 20, *, typing: bool
     `has:note`, those in the query and those in `filters` (the reader's own filter).
     `sort` is one of SORTS. `rescue=False` leaves a query that finds nothing without its
     spelling suggestion and close matches, which can take a few hundred milliseconds;
-    `rescued` says whether they were looked for.
+    `rescued` says whether they were looked for. `count_up_to=N` counts the matches
+    exactly only while at most N match, else `total` is N and `exact` False: the
+    reader's search on a keystroke, whose count must not grow with the library (the
+    count follows exactly once typing pauses, with the full list).
     """
     started = time.perf_counter()
     compiled = compile_query(query, library.schema, typing)
@@ -89,7 +92,7 @@ def search(library: Library, query: str, limit: int | None = 20, *, typing: bool
         chosen = allowed(library, state, [*compiled.filters, *filters])
         if chosen is not None:
             narrowed = chosen if narrowed is None else chosen & narrowed
-        return _search(library, compiled, limit, narrowed, sort, rescue)
+        return _search(library, compiled, limit, narrowed, sort, rescue, count_up_to)
 
     # Files damaged under the library: it reopens (or rebuilds) the index and runs again.
     result = library.guarded(run)
@@ -100,7 +103,8 @@ def search(library: Library, query: str, limit: int | None = 20, *, typing: bool
 
 
 def _search(library: Library, compiled: CompiledQuery, limit: int | None,
-            within: Restriction | None, sort: str, rescue: bool = True) -> SearchResult:
+            within: Restriction | None, sort: str, rescue: bool = True,
+            count_up_to: int | None = None) -> SearchResult:
     """`rescue=False` leaves a query that finds nothing without a correction or fuzzy
     match: the rescue itself searches its corrected query that way, one level only."""
     if not compiled.words:
@@ -114,15 +118,15 @@ def _search(library: Library, compiled: CompiledQuery, limit: int | None,
         docs, total = ordered
     else:
         ordered = None
-        docs, total = _run(library, strict, want, within)
-    if ordered is None and _fills_in_any_word(compiled, total, limit):
+        docs, total = _run(library, strict, want, within, count_up_to=count_up_to)
+    if ordered is None and total is not None and _fills_in_any_word(compiled, total, limit):
         loose = _expanded(library, compiled.loose, compiled)
-        more, total = _run(library, loose, want, within)
+        more, total = _run(library, loose, want, within, count_up_to=count_up_to)
         known = {d for d, _ in docs}
         docs += [(d, s) for d, s in more if d not in known]
         strict = loose
     result_terms = positive_terms(strict)
-    result = SearchResult(compiled.text, [], total, result_terms)
+    result = _counted(SearchResult(compiled.text, [], 0, result_terms), total, count_up_to)
     if not docs:
         if within is not None and _matches_any(library, strict):
             return result  # the filter left nothing: no word of the query is misspelt
@@ -132,8 +136,9 @@ def _search(library: Library, compiled: CompiledQuery, limit: int | None,
             result.rescued = False
         return result
     if compiled.policy.feedback:
-        docs, total = _run(library, _with_feedback(library, compiled.loose, docs), want, within)
-        result.total = total
+        docs, total = _run(library, _with_feedback(library, compiled.loose, docs), want,
+                           within, count_up_to=count_up_to)
+        _counted(result, total, count_up_to)
     hits = [Hit(library, d, s, result_terms) for d, s in docs]
     result.hits = hits if ordered is not None else _sorted(library, hits, sort)[:limit]
     return result
@@ -178,23 +183,39 @@ EXCLUDED_FOR_TOP = 2000
 found among the best `limit` + that many of the whole collection."""
 
 
+def _counted(result: SearchResult, total: int | None, count_up_to: int | None,
+             ) -> SearchResult:
+    """`result` with the count `_run` gave: None is more than `count_up_to`, and so is
+    any count past it, however it was found (the same query says the same)."""
+    if total is None or (count_up_to is not None and total > count_up_to):
+        result.total, result.exact = count_up_to or 0, False
+    else:
+        result.total, result.exact = total, True
+    return result
+
+
 def _run(library: Library, q: wq.Query, limit: int | None, within: Restriction | None,
-         count: bool = True) -> tuple[list[tuple[int, float]], int | None]:
+         count: bool = True, count_up_to: int | None = None,
+         ) -> tuple[list[tuple[int, float]], int | None]:
     """The top `limit` (docnum, score) pairs, best first, and the number of matches:
-    None when not asked to `count` them and they were not counted on the way."""
+    None when not asked to `count` them and they were not counted on the way, or
+    when more than `count_up_to` match (counted only up to it: `count_up_to`)."""
     if q is wq.NullQuery:
         return [], 0
     if limit is not None and (within is None or within.only is None):
         # Only the best `limit` are wanted: they can be found without scoring the rest.
         left_out = within.excluded if within is not None else frozenset()
         if len(left_out) <= EXCLUDED_FOR_TOP:
-            found = library.top(q, limit + len(left_out), count)
+            found = library.top(q, limit + len(left_out), count and count_up_to is None)
             if found is not None:
                 docs, total = found
+                if total is None and count and count_up_to is not None:
+                    total = library.count_up_to(q, count_up_to + len(left_out))
                 if not left_out:
-                    return found
+                    return docs, total
                 if total is not None:
                     total -= len(library.evaluate(q, set(left_out)))
+                    total = total if count_up_to is None or total <= count_up_to else None
                 return [(d, s) for d, s in docs if d not in left_out][:limit], total
     if within is not None and within.only is not None:
         scores = library.evaluate(q, set(within.only))  # a few papers: score them alone
