@@ -16,7 +16,8 @@ For each size (the base first), in one run:
    its largest process (its own peak: `bench/rss.py`), and the index's size on disk.
 3. Per-query latency, median and p95, through the one search function: over typed
    prefixes (`t`, `tr`, ... `transformer`, each query of `bench/reader_probe.py` typed a
-   character at a time, searched as the reader searches while typing) and over whole
+   character at a time, searched as the reader searches on a keystroke: the last word
+   also a prefix, the count exact up to `searching.COUNT_UP_TO`) and over whole
    queries (`bench/engine.py`'s queries of two words or more, as `paperscope search`
    takes them). SQLite FTS5 and tantivy (where the package is installed) index the same
    abstracts, read back from the same files, and answer the same queries (`bench/peers.py`:
@@ -140,9 +141,13 @@ def measure_paperscope(result: Size, lists: Path, index_dir: Path, typed: list[s
     from tui.core.search.search import search
 
     measure_build(result, lists, index_dir)
+    from tui.app.searching import COUNT_UP_TO
+
     with open_library([str(lists)], str(index_dir)) as library:
         def run(query: str, typing: bool) -> float:
-            return search(library, query, limit=20, typing=typing).elapsed_ms
+            # Typed as the reader searches on a keystroke: its count bounded.
+            return search(library, query, limit=20, typing=typing,
+                          count_up_to=COUNT_UP_TO if typing else None).elapsed_ms
 
         result.typed, result.whole = timed_queries(run, typed, repeat)
     result.cold, result.bare = cold_searches([str(lists)], index_dir, runs)
