@@ -77,6 +77,12 @@ def read_titles(corpora: Path) -> dict[tuple[str, int], str]:
     return titles
 
 
+def family(list_file: str) -> str:
+    """A list file's venue family: its name's leading letters (`neurips2018.txt` → neurips)."""
+    found = re.match(r"[^\W\d_]+", list_file)
+    return found.group(0).lower() if found else list_file
+
+
 def content_words(title: str) -> list[str]:
     """The title's words that carry its topic, in order (no stop words, 3+ letters)."""
     return [w for w in _WORD.findall(title) if len(w) >= 3 and w.lower() not in STOP_WORDS]
@@ -85,8 +91,11 @@ def content_words(title: str) -> list[str]:
 class Sample:
     """One wanted paper: its title, the vague query made from it, and its docnums."""
 
-    def __init__(self, title: str, targets: frozenset[int], vague: str | None) -> None:
+    def __init__(self, title: str, targets: frozenset[int], vague: str | None,
+                 family: str = "") -> None:
         self.title = title
+        self.family = family
+        """The venue family of the list it was drawn from (`family`)."""
         self.targets = targets
         """Every docnum holding this paper (the same abstract may be in several lists)."""
         self.vague = vague
@@ -110,7 +119,8 @@ def draw(library: Library, titles: dict[tuple[str, int], str], n: int, seed: int
         if len(words) >= VAGUE_WORDS:
             picked = sorted(rng.sample(range(len(words)), VAGUE_WORDS))
             vague = " ".join(words[i] for i in picked)
-        samples.append(Sample(titles[key], frozenset(by_id[library.paper(docnum).id]), vague))
+        samples.append(Sample(titles[key], frozenset(by_id[library.paper(docnum).id]), vague,
+                              family(key[0])))
     return samples
 
 
@@ -200,6 +210,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                     s = known_item(engine, queries)
                     print(f"{kind:<6} {name:<12} {s.queries:>7} {s.success_at_1:>9.3f} "
                           f"{s.success_at_10:>10.3f} {s.mrr_at_10:>7.3f}")
+            families = sorted({s.family for s in samples})
+            if len(families) > 1:
+                print()
+                print("paperscope by venue family (success@1 / MRR@10)")
+                print(f"{'family':<10} {'full':>6} {'S@1':>7} {'MRR@10':>7} "
+                      f"{'vague':>6} {'S@1':>7} {'MRR@10':>7}")
+                for name in families:
+                    mine = [s for s in samples if s.family == name]
+                    full = known_item(engines["paperscope"], [(s.title, s.targets) for s in mine])
+                    vague = known_item(engines["paperscope"],
+                                       [(s.vague, s.targets) for s in mine if s.vague])
+                    print(f"{name:<10} {full.queries:>6} {full.success_at_1:>7.3f} "
+                          f"{full.mrr_at_10:>7.3f} {vague.queries:>6} "
+                          f"{vague.success_at_1:>7.3f} {vague.mrr_at_10:>7.3f}")
             typed = samples[:args.typed]
             if typed:  # --typed 0 leaves the typed row out
                 print()
