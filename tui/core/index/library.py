@@ -33,6 +33,7 @@ from tui.core.index.topk import DENSE_FROM, top
 from tui.core.index.aids import AIDS, TypingAids
 from tui.core.index.termlists import TermLists
 from tui.core.index.orders import ORDERS, Orders
+from tui.core.index.positions import PositionReads
 from tui.core.index.sidefiles import NORMS_FILE, parse_norms, side_files
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper, from_extras
@@ -62,7 +63,7 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     return None
 
 
-class Library(TypingAids, TermLists, Orders):
+class Library(TypingAids, TermLists, Orders, PositionReads):
     """Paper lists with their index: papers by docnum, by id, and a shared searcher.
 
     Whoosh opens some files only on first use, and the side files are read on first
@@ -275,8 +276,7 @@ class Library(TypingAids, TermLists, Orders):
             return dense.top(self.scorer, terms, k, among, excluded)
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
-        """How many papers hold the index term `term` in `fieldname` (deleted
-        documents left out)."""
+        """Papers holding index term `term` in `fieldname`, deleted ones left out."""
         with self._lock:
             return self.scorer.doc_frequency(fieldname, term)
 

@@ -22,11 +22,13 @@ in the two functions under "Policy" below.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Collection, Sequence
 
 from whoosh import query as wq
 
+from tui.core.index.analysis import terms
 from tui.core.index.library import Library
 from tui.core.index.members import Selection
 from tui.core.index.topk import ranked
@@ -36,7 +38,10 @@ from tui.core.search.filters import Restriction, allowed
 from tui.core.search.hits import Hit, ListedHits, SearchResult
 from tui.core.search.ordered import first_in_order, listing
 from tui.core.search.policy import FEEDBACK_DOCS, FEEDBACK_SHARE, FEEDBACK_TERMS
-from tui.core.search.query import CompiledQuery, compile_query, positive_terms, words_query
+from tui.core.search.proximity import RERANK, Proximity, name_head
+from tui.core.search.query import (
+    CompiledQuery, compile_query, positive_terms, words_query,
+)
 from tui.core.search.spelling import suggest
 
 TYPE_CHECKING = False  # as typing's: a cold search need not import typing (2 ms)
@@ -50,6 +55,9 @@ NAMES_ONLY_PREFIX = 2
 the start of a word being typed, their expansions cover most abstracts, and names and
 titles are what a reader scans for at that point."""
 SORTS = ("relevance", "list", "name", "year")
+_NOT_PLAIN = re.compile(r'["*?]|\bNOT\b|\b\w+:')
+"""What makes a cleaned query more than words (`query.clean`): a phrase, a wildcard,
+an exclusion, a field."""
 _MAX_FUZZY_WORDS = 4
 
 
@@ -111,6 +119,9 @@ def _search(library: Library, compiled: CompiledQuery, limit: int | None,
         return _everything(library, compiled.text, limit, within, sort)
     strict = _expanded(library, compiled.strict, compiled)
     want = limit if sort == "relevance" else None
+    near = _proximity(library, compiled) if sort == "relevance" else None
+    if near is not None and want is not None:
+        want = max(want, RERANK)  # the best RERANK are re-ranked, then cut to `limit`
     # Another order than relevance: its first `limit` matches, and only they scored.
     ordered = None if sort == "relevance" or compiled.policy.feedback else \
         first_in_order(library, strict, sort, limit, within)
@@ -123,8 +134,11 @@ def _search(library: Library, compiled: CompiledQuery, limit: int | None,
         loose = _expanded(library, compiled.loose, compiled)
         more, total = _run(library, loose, want, within, count_up_to=count_up_to)
         known = {d for d, _ in docs}
+        starts = len(docs)
         docs += [(d, s) for d, s in more if d not in known]
         strict = loose
+        if near is not None:
+            near.groups = (starts,)
     result_terms = positive_terms(strict)
     result = _counted(SearchResult(compiled.text, [], 0, result_terms), total, count_up_to)
     if not docs:
@@ -139,9 +153,22 @@ def _search(library: Library, compiled: CompiledQuery, limit: int | None,
         docs, total = _run(library, _with_feedback(library, compiled.loose, docs), want,
                            within, count_up_to=count_up_to)
         _counted(result, total, count_up_to)
+        if near is not None:
+            near.groups = ()
+    if near is not None:
+        docs = near.rerank(docs)
     hits = [Hit(library, d, s, result_terms) for d, s in docs]
     result.hits = hits if ordered is not None else _sorted(library, hits, sort)[:limit]
     return result
+
+
+def _proximity(library: Library, compiled: CompiledQuery) -> Proximity | None:
+    """The proximity re-ranking for a query of plain words (no operators, fields or
+    quotes) with two terms or more, or a name before a colon; else None."""
+    if compiled.structured or _NOT_PLAIN.search(compiled.text):
+        return None
+    near = Proximity(library, terms(" ".join(compiled.words)), name_head(compiled.typed))
+    return near if near.applies else None
 
 
 def _matches_any(library: Library, q: wq.Query) -> bool:
