@@ -1,0 +1,112 @@
+"""Proximity re-ranking: where a query's words stand in a paper (`search.proximity`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write_list
+from tui.core.index.library import open_library
+from tui.core.search import proximity
+from tui.core.search.proximity import (
+    Proximity, name_head, ordered_matches, pair_score, pairs, reranked, unordered_matches,
+)
+from tui.core.search.search import search
+
+
+def test_ordered_matches_count_the_second_term_right_after_the_first() -> None:
+    # 1→2 and 5→6 are adjacent in order; 9 has no 10; 20 follows nothing.
+    assert ordered_matches([1, 5, 9], [2, 6, 20]) == 2
+    assert ordered_matches([2], [1]) == 0  # the wrong order is no #1 match
+
+
+def test_unordered_matches_take_either_order_within_the_window() -> None:
+    assert unordered_matches([0], [7]) == 1  # positions 0..7 span 8
+    assert unordered_matches([0], [8]) == 0  # 0..8 span 9
+    assert unordered_matches([10], [4]) == 1  # the second term first
+    # Each position is used once: 3 pairs with 1, then 4 with 5; 30 has none near.
+    assert unordered_matches([3, 4, 30], [1, 5]) == 2
+    assert unordered_matches([1, 2, 3], [2]) == 1
+    assert unordered_matches([5], [5]) == 0  # a position is not near itself
+
+
+def test_pair_score_is_bm25_saturation_of_both_counts(monkeypatch) -> None:
+    monkeypatch.setattr(proximity, "ORDERED_WEIGHT", 1.0)
+    monkeypatch.setattr(proximity, "UNORDERED_WEIGHT", 0.25)
+    # One #1 match and one #uw8 match, norm 1.2, scale 2: 2 × (1/2.2 + 0.25/2.2).
+    assert pair_score([0], [1], 1.2, 2.0) == pytest.approx(2.0 * 1.25 / 2.2)
+    # Two #uw8 matches (0-3, 10-12), no #1: 2 × 0.25 × 2/(2 + 1.2).
+    assert pair_score([0, 10], [3, 12], 1.2, 2.0) == pytest.approx(2.0 * 0.25 * 2 / 3.2)
+    assert pair_score([], [1], 1.2, 2.0) == 0.0
+
+
+def test_pairs_are_adjacent_distinct_and_once() -> None:
+    assert pairs(["a", "b", "b", "c", "a", "b"]) == [("a", "b"), ("b", "c"), ("c", "a")]
+    assert pairs(["a"]) == []
+
+
+def test_a_name_heads_a_title_before_its_colon() -> None:
+    assert name_head("FuSSO: Functional Shrinkage and Selection Operator") == ("fusso",)
+    assert name_head("Deep Sets: a study") == ("deep", "set")
+    assert name_head("Learning with many words before: a colon") == ()
+    assert name_head("no colon here") == ()
+    assert name_head("Trailing:") == ()
+
+
+def test_reranking_keeps_each_group_in_place() -> None:
+    docs = [(1, 3.0), (2, 2.0), (3, 1.0), (4, 0.5)]
+    # The first two are the all-words papers: 2 passes 1, but 4 cannot pass 2.
+    assert reranked(docs, {2: 1.5, 4: 9.0}, [2]) == [(2, 3.5), (1, 3.0), (4, 9.5), (3, 1.0)]
+
+
+FILLER = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike "
+          "november oscar papa quebec romeo sierra tango uniform victor whiskey xray").split()
+
+
+def _words(start: int, n: int) -> str:
+    return " ".join(FILLER[(start + i) % len(FILLER)] for i in range(n))
+
+
+@pytest.fixture
+def made_list(tmp_path: Path):
+    # Scattered: both words twice, never within 8 positions of each other; BM25 likes it.
+    scattered = (f"Spectral {_words(0, 12)} clustering {_words(3, 12)} spectral "
+                 f"{_words(6, 12)} clustering {_words(9, 3)}.")
+    # Adjacent: each word once, side by side, in a paper of about the same length.
+    adjacent = f"Spectral clustering {_words(12, 40)}."
+    other = f"We propose FuSSO, a functional shrinkage operator. {_words(5, 20)}."
+    unrelated = f"Kernel methods for regression. {_words(2, 30)}."
+    write_list(tmp_path, "made.txt", "Made\n\n" + "\n\n".join(
+        [scattered, adjacent, other, unrelated]) + "\n")
+    library = open_library([tmp_path / "made.txt"], index_dir=str(tmp_path / "index"))
+    yield library
+    library.close()
+
+
+def _first(library, query: str) -> int:
+    return search(library, query, limit=5).hits[0].paper.position
+
+
+def test_the_paper_with_the_words_side_by_side_comes_first(made_list, monkeypatch) -> None:
+    assert _first(made_list, "spectral clustering") == 1
+    # Without proximity BM25 ranks the scattered paper first: the re-ranking did it.
+    monkeypatch.setattr(proximity, "ORDERED_WEIGHT", 0.0)
+    monkeypatch.setattr(proximity, "UNORDERED_WEIGHT", 0.0)
+    assert _first(made_list, "spectral clustering") == 0
+
+
+def test_positions_are_read_from_the_index(made_list) -> None:
+    found = made_list.positions("text", ["spectral", "cluster"], [0, 1, 3])
+    assert found["spectral"][1] == [0] and found["cluster"][1] == [1]
+    assert found["spectral"][0] == [0, 26] and found["cluster"][0] == [13, 39]
+    assert 3 not in found["spectral"]
+
+
+def test_a_pasted_title_favours_the_paper_it_names(made_list) -> None:
+    query = "FuSSO: functional shrinkage operator"
+    assert made_list.paper(2).name == "FuSSO"
+    near = Proximity(made_list, ["fusso", "function", "shrinkag", "oper"], name_head(query))
+    features = near.features([0, 1, 2, 3])
+    assert features[2][2] > 0 and all(features[d][2] == 0 for d in (0, 1, 3))
+    assert _first(made_list, query) == 2
