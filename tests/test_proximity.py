@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from tests.conftest import write_list
 from tui.core.index.library import open_library
 from tui.core.search import proximity
 from tui.core.search.proximity import (
-    Proximity, name_head, ordered_matches, pair_score, pairs, reranked, unordered_matches,
+    Proximity, name_head, ordered_matches, pair_counts, pairs, reranked, unordered_matches,
 )
 from tui.core.search.search import search
 
@@ -31,14 +32,23 @@ def test_unordered_matches_take_either_order_within_the_window() -> None:
     assert unordered_matches([5], [5]) == 0  # a position is not near itself
 
 
-def test_pair_score_is_bm25_saturation_of_both_counts(monkeypatch) -> None:
-    monkeypatch.setattr(proximity, "ORDERED_WEIGHT", 1.0)
-    monkeypatch.setattr(proximity, "UNORDERED_WEIGHT", 0.25)
-    # One #1 match and one #uw8 match, norm 1.2, scale 2: 2 × (1/2.2 + 0.25/2.2).
-    assert pair_score([0], [1], 1.2, 2.0) == pytest.approx(2.0 * 1.25 / 2.2)
-    # Two #uw8 matches (0-3, 10-12), no #1: 2 × 0.25 × 2/(2 + 1.2).
-    assert pair_score([0, 10], [3, 12], 1.2, 2.0) == pytest.approx(2.0 * 0.25 * 2 / 3.2)
-    assert pair_score([], [1], 1.2, 2.0) == 0.0
+def test_pair_counts_are_bm25_saturations_of_both_counts() -> None:
+    # One #1 match (0-1) and one #uw8 match, norm 1.2: 1/2.2 each.
+    assert pair_counts([0], [1], 1.2) == pytest.approx((1 / 2.2, 1 / 2.2))
+    # Two #uw8 matches (0-3, 10-12), no #1: 2/(2 + 1.2).
+    assert pair_counts([0, 10], [3, 12], 1.2) == pytest.approx((0.0, 2 / 3.2))
+    assert pair_counts([], [1], 1.2) == (0.0, 0.0)
+
+
+def test_features_weigh_the_pair_counts_by_the_pair_s_idf(made_list) -> None:
+    near = Proximity(made_list, ["spectral", "cluster"])
+    # Both words in 2 of 4 papers: the pair's idf, times k1 + 1.
+    scale = math.log(1.0 + (4 - 2 + 0.5) / (2 + 0.5)) * 2.2
+    norms = made_list.length_norms("text", [1])
+    ordered, unordered, _, _ = near.features([1])[1]
+    # Paper 1: "Spectral clustering ...": one #1 match and one #uw8 match.
+    assert ordered == pytest.approx(scale / (1 + norms[1]))
+    assert unordered == pytest.approx(scale / (1 + norms[1]))
 
 
 def test_pairs_are_adjacent_distinct_and_once() -> None:
@@ -108,5 +118,37 @@ def test_a_pasted_title_favours_the_paper_it_names(made_list) -> None:
     assert made_list.paper(2).name == "FuSSO"
     near = Proximity(made_list, ["fusso", "function", "shrinkag", "oper"], name_head(query))
     features = near.features([0, 1, 2, 3])
-    assert features[2][2] > 0 and all(features[d][2] == 0 for d in (0, 1, 3))
+    assert features[2][3] > 0 and all(features[d][3] == 0 for d in (0, 1, 3))
     assert _first(made_list, query) == 2
+
+
+def test_coverage_adds_each_held_term_s_idf_once(made_list) -> None:
+    # 4 papers; "spectral" and "cluster" are held by papers 0 and 1, "kernel" by 3 only.
+    near = Proximity(made_list, ["spectral", "cluster", "kernel"])
+    idf_two = math.log(1.0 + (4 - 2 + 0.5) / (2 + 0.5))
+    idf_one = math.log(1.0 + (4 - 1 + 0.5) / (1 + 0.5))
+    features = near.features([0, 1, 2, 3])
+    # Paper 0 says "spectral" and "clustering" twice each, paper 1 once: the same coverage.
+    assert features[0][2] == pytest.approx(2 * idf_two)
+    assert features[1][2] == pytest.approx(2 * idf_two)
+    assert features[3][2] == pytest.approx(idf_one)
+    assert features[2][2] == 0.0
+
+
+def test_without_coverage_a_paper_repeating_one_word_passes_one_holding_both(
+        tmp_path: Path, monkeypatch) -> None:
+    # The known item holds both words once, in a long abstract; a short one repeats the
+    # rarer word three times; three of six others say "fusion". No paper holds all three
+    # words of the query, so all are ranked together as holding some of them.
+    item = f"Butterworth fusion {_words(0, 30)}."
+    repeats = f"Butterworth {_words(4, 3)} Butterworth {_words(9, 3)} Butterworth."
+    others = [f"{_words(i, 20)} {'fusion' if i < 3 else 'kilo'} of {_words(i + 7, 12)}."
+              for i in range(6)]
+    write_list(tmp_path, "two.txt", "Two\n\n" + "\n\n".join([repeats, item, *others]) + "\n")
+    library = open_library([tmp_path / "two.txt"], index_dir=str(tmp_path / "index"))
+    with library:
+        monkeypatch.setattr(proximity, "ORDERED_WEIGHT", 0.0)
+        monkeypatch.setattr(proximity, "UNORDERED_WEIGHT", 0.0)
+        assert _first(library, "butterworth fusion kernel") == 1
+        monkeypatch.setattr(proximity, "COVERAGE_WEIGHT", 0.0)
+        assert _first(library, "butterworth fusion kernel") == 0
