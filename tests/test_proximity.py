@@ -152,3 +152,52 @@ def test_without_coverage_a_paper_repeating_one_word_passes_one_holding_both(
         assert _first(library, "butterworth fusion kernel") == 1
         monkeypatch.setattr(proximity, "COVERAGE_WEIGHT", 0.0)
         assert _first(library, "butterworth fusion kernel") == 0
+
+
+def _public_positions(reader, term: str, docnums: list[int]) -> dict[int, list[int]]:
+    """The reference: Whoosh's public matcher, stepped to each wanted paper."""
+    from whoosh.reading import TermNotFound
+
+    try:
+        matcher, found = reader.postings("text", term), {}
+    except TermNotFound:
+        return {}
+    for docnum in docnums:
+        if matcher.is_active() and matcher.id() < docnum:
+            matcher.skip_to(docnum)
+        if matcher.is_active() and matcher.id() == docnum:
+            found[docnum] = list(matcher.value_as("positions"))
+    return found
+
+
+def test_positions_across_segments_and_deletions_are_the_public_api_s(
+        tmp_path: Path) -> None:
+    from tui.core.whoosh_compat import deleted_docnums
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    for n in range(10):  # small lists: one segment holds them all
+        write_list(lists, f"l{n}.txt", f"L{n}\n\n" + "\n\n".join(
+            f"Spectral {_words(n * 7 + i, 9)} clustering spectral {_words(i, 30 + i)}."
+            for i in range(40)) + "\n")
+
+    def check() -> tuple[int, bool]:
+        library = open_library([lists], index_dir=str(tmp_path / "index"))
+        with library:
+            reader = library.searcher.reader()
+            wanted = list(range(0, len(library) + 5, 7))
+            for term in ("spectral", "cluster", "kilo", "absent"):
+                got = {d: list(p) for d, p in
+                       library.positions("text", [term], wanted)[term].items()}
+                assert got == _public_positions(reader, term, wanted), term
+            assert got == {} and library.positions("text", ["kilo"], wanted)["kilo"]
+            leaves = reader.leaf_readers()
+            return len(leaves), any(deleted_docnums(leaf) for leaf, _ in leaves)
+
+    check()
+    # A small list edited: its new version is a segment of its own, after the one
+    # that keeps its old papers, now deleted.
+    text = (lists / "l1.txt").read_text().split("\n\n")
+    (lists / "l1.txt").write_text("\n\n".join(text[:10] + text[25:]))
+    segments, deletions = check()
+    assert segments > 1 and deletions

@@ -47,6 +47,23 @@ def test_posting_blocks_add_the_segment_s_base() -> None:
     assert ids == [d + 1000 for d in expected]
 
 
+@pytest.mark.parametrize("wanted", [[], [0], [1, 2, 3], list(range(0, 20, 3)), [19], [4, 99]])
+def test_block_positions_read_what_the_public_api_reads(wanted: list[int]) -> None:
+    ix = _index(RamStorage())
+    with ix.searcher() as searcher:
+        ((leaf, _),) = searcher.reader().leaf_readers()
+        public = leaf.postings("text", "alpha")
+        expected = {}
+        while public.is_active():
+            if public.id() in wanted:
+                expected[public.id()] = list(public.value_as("positions"))
+            public.next()
+        found = {d: list(p) for d, p in compat.block_positions(
+            leaf.postings("text", "alpha"), wanted)}
+    assert found == expected
+    assert set(found) == {d for d in wanted if d < 20 and d % 4 != 3}  # "alphabet" is not "alpha"
+
+
 def test_a_matcher_without_blocks_fails_before_it_yields() -> None:
     with pytest.raises(AttributeError):
         next(compat.posting_blocks(wq.NullQuery.matcher(None)))

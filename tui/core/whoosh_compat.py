@@ -1,6 +1,7 @@
 """Every use of a private name of Whoosh, in one place.
 
-paperscope reads postings a block at a time (the scorer), writes them a block at a time
+paperscope reads postings a block at a time (the scorer, and the positions of a few
+papers for proximity), writes them a block at a time
 (the builder), commits segments that worker processes wrote, and bounds wildcard
 expansion; Whoosh has no public API for any of these. Each function here stands for one
 such touch, written against whoosh-reloaded 2.7.x (its W3 codec). tests/test_compat.py
@@ -11,6 +12,7 @@ there, by name, rather than deep inside a build or a search.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, islice
 
@@ -43,6 +45,38 @@ def posting_blocks(matcher, base: int = 0) -> Iterator[tuple[array, Sequence[flo
         read_weights()
         yield ids, matcher._weights
         next_block()
+
+
+def block_positions(matcher, wanted: Sequence[int]) -> Iterator[tuple[int, Sequence[int]]]:
+    """(docnum, positions) for each of `wanted` (ascending, the segment's numbering)
+    that a leaf matcher holds.
+
+    Whoosh's `skip_to` steps through a block one posting at a time; here a block is
+    decoded only when its docnum range can hold a wanted docnum, and the wanted ones are
+    found in it by bisection; the positions are then the public `value_as`'s.
+    """
+    gaps = not matcher._byteids
+    w, count = 0, len(wanted)
+    while w < count and matcher.is_active():
+        if wanted[w] > matcher._maxid:
+            matcher._next_block()
+            continue
+        if gaps:
+            if matcher._data is None:
+                matcher._read_data()
+            ids = list(accumulate(matcher._data[0]))
+        else:
+            matcher._read_ids()
+            ids = matcher._ids
+        low, top = 0, len(ids)
+        while w < count and wanted[w] <= matcher._maxid:
+            at = bisect_left(ids, wanted[w], low, top)
+            if at < top and ids[at] == wanted[w]:
+                matcher._i = at
+                yield wanted[w], matcher.value_as("positions")
+            low, w = at, w + 1
+        if w < count:
+            matcher._next_block()
 
 
 def deleted_docnums(leaf) -> frozenset[int]:

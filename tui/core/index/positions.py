@@ -2,10 +2,11 @@
 
 The text field is indexed with positions (phrases need them); the scorer's arrays
 (`postarrays`) leave them out, since BM25 never reads them. Proximity ranking
-(`search.proximity`) wants them for the hundred or so papers it re-ranks, so they are
-read from Whoosh's own matcher, skipping from one wanted paper to the next: a skip
-passes whole blocks without decoding them, and only the wanted postings' positions are
-decoded. Positions count the index terms of `analysis.terms`, stop words left out.
+(`search.proximity`) wants them for the few papers it re-ranks, so they are read from
+Whoosh's own postings, a segment at a time: a block is decoded only when it can hold a
+wanted paper, the wanted ones are found in it by bisection, and only their positions
+are decoded (`whoosh_compat.block_positions`). Positions count the index terms of
+`analysis.terms`, stop words left out.
 """
 
 from __future__ import annotations
@@ -14,29 +15,27 @@ from collections.abc import Iterable, Sequence
 
 from whoosh.reading import TermNotFound
 
+from tui.core.whoosh_compat import block_positions, deleted_docnums, unfiltered_postings
+
 
 def read_positions(reader, fieldname: str, text: str, docnums: Iterable[int],
                    ) -> dict[int, Sequence[int]]:
-    """{docnum: the term's positions, ascending} for those of `docnums` that hold it."""
+    """{docnum: the term's positions, ascending} for those of `docnums` that hold it
+    (deleted papers hold nothing)."""
     wanted = sorted(set(docnums))
-    if not wanted:
-        return {}
-    try:
-        matcher = reader.postings(fieldname, text)
-    except TermNotFound:
-        return {}
-    if not matcher.supports("positions"):
-        return {}
     found: dict[int, Sequence[int]] = {}
-    for docnum in wanted:
-        if not matcher.is_active():
-            break
-        if matcher.id() < docnum:
-            matcher.skip_to(docnum)
-            if not matcher.is_active():
-                break
-        if matcher.id() == docnum:
-            found[docnum] = matcher.value_as("positions")
+    for leaf, base in reader.leaf_readers():
+        end, dead = base + leaf.doc_count_all(), deleted_docnums(leaf)
+        local = [d - base for d in wanted if base <= d < end and d - base not in dead]
+        if not local:
+            continue
+        try:
+            matcher = unfiltered_postings(leaf, fieldname, text)
+        except TermNotFound:
+            continue
+        if not matcher.supports("positions"):
+            continue
+        found.update((d + base, where) for d, where in block_positions(matcher, local))
     return found
 
 

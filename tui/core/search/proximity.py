@@ -10,8 +10,9 @@ ORDERED_WEIGHT and UNORDERED_WEIGHT.
 
 Only the best RERANK papers of the BM25 ranking (found by the pruned top-k, `topk`) are
 re-ranked: counting needs each term's positions in each paper, read from the index
-(`positions`), which only a few papers can afford while a query is typed. A paper's
-score only grows, so no paper below them could pass one of them.
+(`positions`), which only a few papers can afford while a query is typed. The rest
+follow in BM25's order: a paper below them is never lifted, and a paper's score only
+grows, so none of the best falls below the rest either.
 
 A known item also holds most of its title's words, where BM25 lets a paper that repeats
 a few of them pass it: each distinct query term a re-ranked paper holds adds its idf
@@ -37,8 +38,10 @@ from whoosh import query as wq
 from tui.core.index.analysis import terms
 from tui.core.index.norms import K1
 
-RERANK = 100
-"""The best papers of the BM25 ranking that are re-ranked."""
+RERANK = 20
+"""The best papers of the BM25 ranking that are re-ranked. Re-ranking the best 100
+instead found the same first hits (2,000 titles: S@1 equal, MRR@10 +0.001) at about
+twice the cost of reading positions."""
 ORDERED_WEIGHT = 1.0
 """The weight of a pair's ordered, adjacent matches (#1), against BM25's 1."""
 UNORDERED_WEIGHT = 0.25
