@@ -201,3 +201,25 @@ def test_positions_across_segments_and_deletions_are_the_public_api_s(
     (lists / "l1.txt").write_text("\n\n".join(text[:10] + text[25:]))
     segments, deletions = check()
     assert segments > 1 and deletions
+
+
+@pytest.mark.parametrize("terms_kept,papers_kept", [(256, 1024), (1, 3)])
+def test_kept_positions_answer_as_a_fresh_read(made_list, monkeypatch, terms_kept: int,
+                                               papers_kept: int) -> None:
+    from tui.core.index import positions as positions_module
+
+    monkeypatch.setattr(positions_module, "CACHED_TERMS", terms_kept)
+    monkeypatch.setattr(positions_module, "CACHED_PAPERS", papers_kept)
+    reader = made_list.searcher.reader()
+    asks = [[0, 1], [1, 2, 3], [3], [0, 1, 2, 3], [2, 0]]
+    for docnums in asks * 2:
+        for terms in (["spectral", "cluster"], ["cluster"], ["fusso", "spectral"]):
+            got = made_list.positions("text", terms, docnums)
+            assert set(got) == set(terms)
+            for term in terms:
+                assert {d: list(p) for d, p in got[term].items()} == {
+                    d: list(p) for d, p in positions_module.read_positions(
+                        reader, "text", term, docnums).items()}, (terms, docnums)
+    kept = made_list._kept[1]
+    assert len(kept) <= terms_kept
+    assert all(len(held) <= max(papers_kept, 4) for held in kept.values())

@@ -11,6 +11,7 @@ are decoded (`whoosh_compat.block_positions`). Positions count the index terms o
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
 from whoosh.reading import TermNotFound
@@ -39,19 +40,45 @@ def read_positions(reader, fieldname: str, text: str, docnums: Iterable[int],
     return found
 
 
+CACHED_TERMS = 256
+"""Terms whose positions are kept between searches: a query typed a letter at a time
+asks again for the same words in mostly the same papers."""
+CACHED_PAPERS = 1024
+"""Papers a kept term remembers before it keeps only the last search's."""
+
+
 class PositionReads:
-    """`positions`, read under the library's lock (a mixin of `Library`)."""
+    """`positions`, read under the library's lock and kept for the terms last asked for
+    (a mixin of `Library`; a reopened index starts afresh)."""
 
     _lock: object
     searcher: object
+    _kept: tuple[object, OrderedDict[tuple[str, str], dict[int, Sequence[int] | None]]]
 
     def positions(self, fieldname: str, terms: Iterable[str], docnums: Iterable[int],
                   ) -> dict[str, dict[int, Sequence[int]]]:
         """Each term's positions in those of `docnums` that hold it (`read_positions`)."""
         wanted = sorted(set(docnums))
+        out: dict[str, dict[int, Sequence[int]]] = {}
         with self._lock:  # type: ignore[attr-defined]
             reader = self.searcher.reader()  # type: ignore[attr-defined]
-            return {t: read_positions(reader, fieldname, t, wanted) for t in terms}
+            kept = getattr(self, "_kept", None)
+            if kept is None or kept[0] is not reader:
+                kept = self._kept = (reader, OrderedDict())
+            known = kept[1]
+            for term in terms:
+                held = known.pop((fieldname, term), None) or {}
+                missing = [d for d in wanted if d not in held]
+                if missing:
+                    found = read_positions(reader, fieldname, term, missing)
+                    if len(held) + len(missing) > CACHED_PAPERS:
+                        held = {d: held[d] for d in wanted if d in held}
+                    held.update((d, found.get(d)) for d in missing)  # None: not held
+                known[(fieldname, term)] = held
+                if len(known) > CACHED_TERMS:
+                    known.popitem(last=False)
+                out[term] = {d: where for d in wanted if (where := held[d]) is not None}
+        return out
 
     def length_norms(self, fieldname: str, docnums: Iterable[int]) -> dict[int, float]:
         """Each paper's BM25 length norm in `fieldname` (`norms.norms_for`): k1 for a
