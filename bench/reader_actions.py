@@ -18,7 +18,10 @@ from the key to the frame in which the list drew the new result:
   again, the re-rank after a star; and `F` again, back to the query's own order.
 
 Each of them on the empty query (every paper listed) and after a query was searched,
-`rounds` times. A key whose list is not repainted within `timeout` seconds is recorded
+`rounds` times. Between keys the reader is let become idle, as between a reader's keys:
+its answer and detail drawn and, in for-you order, the lists a star of the selected
+paper would rank by read ahead once the cursor rested there (`tui.app.for_you.REST`,
+0.1 s), which takes 5 to 20 ms at 250,000 papers. A key whose list is not repainted within `timeout` seconds is recorded
 as timed out, and the run goes on.
 
 The child process is `python bench/reader_probe.py actions ...` (see `actions_in_child`).
@@ -117,7 +120,7 @@ def mark_papers(app) -> None:
             app.state.toggle_star(hit.paper.id)
         if index < NOTED:
             app.state.set_note(hit.paper.id, "A note the benchmark wrote.")
-    reader.reading.reading_state_changed(by_user=False)
+    reader.reading.reading_state_changed()  # as the keys s and n do
 
 
 async def action_latencies(seeds: list[str], index_dir: str, data_dir: str, rounds: int,

@@ -126,3 +126,15 @@ def test_terms_no_paper_holds_and_no_terms_find_nothing(library: Library) -> Non
 def test_scores_of_papers_matching_nothing_are_zero(library: Library) -> None:
     total = dense.scores(library.scorer, [("text", "zzqxj", 1.0)])
     assert len(total) == library.scorer.size and not total.any()
+
+
+def test_a_list_s_docnums_as_numpy_indexes_them_are_its_own_and_kept(
+        library: Library, abstracts: list[str]) -> None:
+    import numpy as np
+
+    scorer = library.scorer
+    for term in sorted(set(terms_of(abstracts[3])))[:5]:
+        ids = dense.docnums(scorer, "text", term)
+        assert ids.dtype == np.intp  # numpy's own: no conversion on each use
+        assert ids.tolist() == list(scorer.postings("text", term)[0])
+        assert dense.docnums(scorer, "text", term) is ids

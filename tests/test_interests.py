@@ -10,7 +10,10 @@ import pytest
 
 from tests.conftest import SEEDS, write_list
 from tui.core.index.library import Library, open_library
-from tui.core.search.interests import for_you, interest_terms, reasons, reorder
+import tui.core.index.postingcache as postingcache
+from tui.core.search.interests import (
+    COMMON_SHARE, for_you, interest_terms, paper_terms, read_ahead_interests, reasons, reorder,
+)
 from tui.core.search.search import search
 
 FILLER = ("The experiments use standard benchmarks and report the usual metrics. "
@@ -110,3 +113,60 @@ def test_a_library_of_lists_ranks_within_them(tmp_path: Path, library: Library) 
                       str(tmp_path / "ix")) as two:
         order = [two.paper(h.docnum).raw for h in for_you(two, [0], limit=None).hits]
     assert all(not raw.startswith(ABSTRACTS[0][:30]) for raw in order)
+
+
+# -- what a re-rank reads, and what it keeps ------------------------------------------------
+
+
+def test_a_paper_s_weighed_terms_are_kept_until_the_index_is_reopened(
+        library: Library) -> None:
+    first = paper_terms(library, 0)
+    assert paper_terms(library, 0) is first  # kept: a re-rank weighs it again
+    assert "hypergraph" in first
+    assert all(0 < library.doc_frequency("text", t) <= COMMON_SHARE * len(library)
+               for t in first)
+    assert sum(w * w for w in first.values()) == pytest.approx(1.0)
+    generation = library.generation
+    try:
+        library.generation += 1  # as a reopen of the index does
+        again = paper_terms(library, 0)
+    finally:
+        library.generation = generation
+    assert again is not first and again == first
+
+
+def _text_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    done: list[str] = []
+    original = postingcache.read_postings
+
+    def read(reader, fieldname: str, text: str, *args, **kwargs):
+        if fieldname == "text":
+            done.append(text)
+        return original(reader, fieldname, text, *args, **kwargs)
+
+    monkeypatch.setattr(postingcache, "read_postings", read)
+    return done
+
+
+def test_after_reading_ahead_the_ranking_reads_no_list(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "Interests\n\n" + "\n\n".join(a + FILLER for a in ABSTRACTS) + "\n"
+    files = [write_list(tmp_path, "interests.txt", text), *sorted(SEEDS.glob("*.txt"))]
+    with open_library([str(f) for f in files], str(tmp_path / "ix")) as fresh:
+        reads = _text_reads(monkeypatch)
+        terms = interest_terms(fresh, [0, 1, 6])
+        read = read_ahead_interests(fresh, [0, 1, 6])
+        assert read == len(terms) and set(reads) >= {term for term, _ in terms}
+        reads.clear()
+        assert for_you(fresh, [0, 1, 6]).hits
+        assert reads == []
+
+
+def test_reading_ahead_stops_when_cancelled(tmp_path: Path) -> None:
+    text = "Interests\n\n" + "\n\n".join(a + FILLER for a in ABSTRACTS) + "\n"
+    files = [write_list(tmp_path, "interests.txt", text), *sorted(SEEDS.glob("*.txt"))]
+    with open_library([str(f) for f in files], str(tmp_path / "ix")) as fresh:
+        assert read_ahead_interests(fresh, [0, 1], lambda: True) == 0
+        asked = iter([False, False, True])
+        assert fresh.read_lists([("text", "hypergraph"), ("text", "molecul"),
+                                 ("text", "tensor")], lambda: next(asked)) == 2

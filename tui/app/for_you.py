@@ -9,20 +9,29 @@ pane shows the words that put each paper high. `ForYou` belongs to the screen's
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
+from textual.worker import Worker, WorkerState, get_current_worker
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.timer import Timer
 
-    from tui.app.view import PanesView
+    from tui.app.view import PanesView, WorkerHost
     from tui.core.model import Paper
     from tui.core.search.hits import SearchResult
     from tui.core.state import StateStore
 
+    class ReadAheadView(PanesView, WorkerHost, Protocol):
+        """The screen: its library and panes, its timers and workers."""
+
 _BECAUSE_KEPT = 256
 """Papers whose words are kept (the detail pane asks again as the cursor moves)."""
+REST = 0.1
+"""Seconds the cursor rests on a paper before the lists its star would bring into the
+for-you order are read ahead: less than anyone takes to read a name and press s."""
 
 
 def short_name(paper: Paper, width: int = 40) -> str:
@@ -37,7 +46,7 @@ class ForYouHost(Protocol):
     """What `ForYou` needs of the reading keys that own it."""
 
     state: StateStore
-    view: PanesView
+    view: ReadAheadView
 
     @property
     def app(self) -> App[Any]: ...
@@ -58,6 +67,12 @@ class ForYou:
         self._disliked_now: list[str] = []
         """Papers marked not interested in this session, latest last (`u` undoes)."""
         self._because: dict[tuple[int, int], list[str]] = {}
+        self._ahead: Worker[None] | None = None
+        """The worker reading ahead the lists a star would bring in (`read_ahead`)."""
+        self._rest: Timer | None = None
+        """Runs `_read_ahead` once the cursor has rested on a paper (`rest_on`)."""
+        self._ahead_of: frozenset[str] | None = None
+        """The starred ids it reads ahead the ranking of."""
 
     @property
     def _state(self) -> StateStore:
@@ -100,6 +115,56 @@ class ForYou:
                 self._because.clear()
             self._because[key] = reasons(library, list(result.interests), docnum)
         return self._because[key]
+
+    @property
+    def reading_ahead(self) -> bool:
+        """Lists are being read ahead for the next re-rank, or soon will be."""
+        return self._rest is not None or (
+            self._ahead is not None and self._ahead.state in (WorkerState.PENDING,
+                                                              WorkerState.RUNNING))
+
+    def rest_on(self, paper: Paper) -> None:
+        """The cursor came to `paper`: in for-you order, once it has rested there
+        `REST` seconds, read ahead the lists that ranking by the stars with this
+        paper's toggled reads, so that `s` re-ranks from memory. A move to another
+        paper first puts it off (j held reads nothing), then cancels it."""
+        if self._rest is not None:
+            self._rest.stop()
+            self._rest = None
+        if not self.on:
+            return
+        starred = frozenset(self._state.starred_ids()) ^ {paper.id}
+
+        def rested() -> None:
+            self._rest = None
+            self._read_ahead(starred)
+
+        self._rest = self.reading.view.set_timer(REST, rested)
+
+    def stars_changed(self) -> None:
+        """Stars were added or taken away: out of for-you order, read ahead what `F`
+        will rank by (in it, the re-rank reads it itself)."""
+        if not self.on:
+            self._read_ahead(frozenset(self._state.starred_ids()))
+
+    def _read_ahead(self, starred: frozenset[str]) -> None:
+        """Read ahead the lists of the ranking by `starred` (`read_ahead_interests`), in
+        a worker; nothing when it is the last one read ahead."""
+        library = self.reading.view.library
+        if library is None or not starred or starred == self._ahead_of:
+            return
+        self._ahead_of = starred
+        from tui.core.search import interests
+
+        def run() -> None:
+            worker = get_current_worker()
+            # Only ever reading ahead: a search finds out what is wrong.
+            with contextlib.suppress(Exception):
+                liked = library.in_list_order(list(library.docnums_of(starred)))
+                interests.read_ahead_interests(library, liked, lambda: worker.is_cancelled)
+
+        self._ahead = self.reading.view.run_worker(run, group="read ahead", exclusive=True,
+                                                   exit_on_error=False, thread=True)
 
     def toggle(self) -> None:
         """Order the list by the starred papers, or back to the sort chosen."""

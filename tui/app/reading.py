@@ -191,11 +191,16 @@ class Reading:
         the search again so the list agrees with the filter; the automatic read mark
         does not, so the paper being read does not vanish from under the reader.
         """
-        self.view.paper_list.refresh_rows()
+        if by_user and (self.filter_index or self.for_you.on):
+            # The for-you order follows the stars. The answer repaints the rows with
+            # the new marks: repainting them now as well would only slow it.
+            self.view.start_search()
+        else:
+            self.view.paper_list.refresh_rows()
         self.view.detail.refresh_text()
         self.report_state_notices()
-        if by_user and (self.filter_index or self.for_you.on):
-            self.view.start_search()  # the for-you order follows the stars
+        if by_user:
+            self.for_you.stars_changed()
 
     # -- star, read, note ---------------------------------------------------------------
 

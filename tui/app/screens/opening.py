@@ -12,6 +12,7 @@ imported) only when needed.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -62,8 +63,15 @@ def open_lists(settings: ReaderSettings, kept: FirstScreen | None, state: StateS
                                   width, rows, state=state) or (None, {})
     first = SearchDone(0, result, snippets) if result is not None else None
     post(LibraryReady(library, first))
-    # While the first screen is read: what the first search would read first.
-    library.prepare()
+    # While the first screen is read: what the first search would read first, and
+    # with papers starred, what the first for-you order (F) reads.
+    starred = library.docnums_of(state.starred_ids())
+    library.prepare(dense=bool(starred))
+    if starred:
+        from tui.core.search.interests import read_ahead_interests
+
+        with contextlib.suppress(Exception):  # only ever reading ahead
+            read_ahead_interests(library, library.in_list_order(list(starred)))
 
 
 class LoadingSlot:

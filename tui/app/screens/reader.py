@@ -134,8 +134,10 @@ class ReaderScreen(Screen[None]):
 
     @property
     def idle(self) -> bool:
-        """True when the lists are open and the latest search is on screen."""
-        return self.library is not None and self.live.caught_up and not self._detail_pending
+        """True when the lists are open, the latest search is on screen, and nothing is
+        being read ahead for the next."""
+        return (self.library is not None and self.live.caught_up and not self._detail_pending
+                and not self.reading.for_you.reading_ahead)
 
     @property
     def search_serial(self) -> int:
@@ -299,6 +301,8 @@ class ReaderScreen(Screen[None]):
         elif (hit.paper != self.detail.paper or terms != self.detail.terms
               or because != self.detail.because):
             self.detail.show(hit.paper, terms, self._list_sizes.get(hit.paper.file), because)
+        if because is not None and hit is not None:  # for-you order: a star re-ranks
+            self.reading.for_you.rest_on(hit.paper)  # from memory
         self.reading.schedule_read(hit.paper if hit is not None else None)
 
     def on_paper_opened(self, message: PaperOpened) -> None:

@@ -25,7 +25,7 @@ from tui.core.index.fieldnorms import Norms
 from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
 from tui.core.index.schema import SCORED_FIELDS
-from tui.core.index.postingcache import PostingCache
+from tui.core.index.postingcache import PostingCache, read_postings
 from tui.core.index.scorer import Scorer
 from tui.core.index.plans import count_up_to, match_all
 from tui.core.index.recent import RecentTops
@@ -290,11 +290,16 @@ class Library(TypingAids, TermLists, Orders, PositionReads):
             return key_terms(self.schema, self.scorer, len(self), words, text, count)
 
     def docnums_of(self, ids: Iterable[str]) -> set[int]:
-        """Every docnum holding one of these paper ids (a paper may be in several lists)."""
+        """Every docnum holding one of these paper ids (a paper may be in several lists).
+
+        Read from the id's postings (deleted papers left out), not with a query's
+        matcher, which costs twice as much (the unread filter and each re-rank of the
+        for-you order ask for every read or starred id)."""
         out: set[int] = set()
         with self._lock:
+            reader = self.searcher.reader()
             for paper_id in ids:
-                out.update(Term("id", paper_id).docs(self.searcher))
+                out.update(read_postings(reader, "id", paper_id)[0])
         return out
 
     def _side_file(self, parse: Callable[[bytes], object], name: str) -> object:
@@ -317,14 +322,33 @@ class Library(TypingAids, TermLists, Orders, PositionReads):
                                 "run 'paperscope index --rebuild'")
             return None
 
-    def prepare(self) -> None:
+    def prepare(self, dense: bool = False) -> None:
         """Read ahead what a first search reads before scoring (`Scorer.prepare`);
-        silent on failure: a search finds out what is wrong."""
+        silent on failure: a search finds out what is wrong. `dense`: lists will be
+        added whole (`dense_top`, for the reader's starred papers) whatever the size."""
         with contextlib.suppress(Exception), self._lock:  # only ever reading ahead
             self.scorer.prepare(SCORED_FIELDS)
-        if self.size * 2 >= DENSE_FROM:  # its common words will be added whole
+        if dense or self.size * 2 >= DENSE_FROM:  # its common words will be added whole
             with contextlib.suppress(ImportError):
                 import numpy  # noqa: F401  (a tenth of a second, off the first keystroke)
+
+    def read_lists(self, terms: Iterable[tuple[str, str]],
+                   cancelled: Callable[[], bool] = lambda: False) -> int:
+        """Read the posting lists of `terms` ((field, term) each) into the posting cache
+        as `dense_top` adds them (docnums, impacts), so that a ranking soon to ask for
+        them finds them there; the lock is taken a list at a time, so that a search
+        started meanwhile waits for one list at most. Stops when `cancelled()`; the
+        lists read."""
+        done = 0
+        for fieldname, text in terms:
+            if cancelled():
+                break
+            with self._lock:
+                if self.scorer.postings(fieldname, text)[0]:
+                    self.scorer.impacts(fieldname, text)
+                    dense.docnums(self.scorer, fieldname, text)
+            done += 1
+        return done
 
     @cached_property
     def scorer(self) -> Scorer:

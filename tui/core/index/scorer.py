@@ -28,6 +28,10 @@ from tui.core.index.tiers import Tier, impact_scores, impacts, parts, tiers
 from tui.core.index.postingcache import PostingCache, Postings
 
 Scores = dict[int, float]
+TYPE_CHECKING = False  # as typing's
+if TYPE_CHECKING:
+    from typing import TypeVar
+    T = TypeVar("T")
 
 
 class Scorer:
@@ -143,6 +147,12 @@ class Scorer:
             return made, len(made[0].ids) * 3 // 2 + len(postings[0]) // 8
 
         return self._cache.beside(fieldname, text, "tiers", make)
+
+    def beside(self, fieldname: str, text: str, kind: str,
+               make: Callable[[Postings], tuple[T, int]]) -> T:
+        """What `make(postings)` derives from the term's list, kept beside it in the
+        posting cache (`PostingCache.beside`): (a value, its size in postings' worth)."""
+        return self._cache.beside(fieldname, text, kind, make)
 
     @property
     def size(self) -> int:
