@@ -135,9 +135,40 @@ async def test_the_reader_reads_ahead_for_the_first_search_once_its_lists_open(
 
     prepared: list[object] = []
     monkeypatch.setattr(tui.core.index.library.Library, "prepare",
-                        lambda self: prepared.append(self))
+                        lambda self, dense=False: prepared.append((self, dense)))
     app = make_app()
     async with app.run_test() as pilot:
         await wait_until(pilot, lambda: prepared, "the read-ahead")
         await settle(pilot)
-        assert prepared == [app.library]
+        assert prepared == [(app.library, False)]  # nothing starred: no for-you order
+
+
+async def test_with_papers_starred_the_reader_reads_ahead_the_first_for_you_order(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.app.reader_helpers import wait_until
+    from tui.core.search import interests
+    from tui.core.state import StateStore
+
+    first = make_app()
+    async with first.run_test() as pilot:
+        await settle(pilot)
+        starred = [hit.paper.id for hit in first.reader.paper_list.hits[:2]]
+    store = StateStore()
+    for paper_id in starred:
+        store.toggle_star(paper_id)
+    prepared: list[bool] = []
+    original = tui.core.index.library.Library.prepare
+    monkeypatch.setattr(tui.core.index.library.Library, "prepare",
+                        lambda self, dense=False: (prepared.append(dense), original(self, dense)))
+    read: list[list[int]] = []
+    ahead = interests.read_ahead_interests
+    monkeypatch.setattr(interests, "read_ahead_interests",
+                        lambda library, liked, *a: (read.append(list(liked)),
+                                                    ahead(library, liked, *a))[1])
+    app = make_app()
+    async with app.run_test() as pilot:
+        await wait_until(pilot, lambda: read, "the read-ahead")
+        await settle(pilot)
+        library = app.library
+        assert prepared == [True]  # numpy imported: F will add lists whole
+        assert read == [library.in_list_order(list(library.docnums_of(starred)))]
