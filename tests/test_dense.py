@@ -138,3 +138,22 @@ def test_a_list_s_docnums_as_numpy_indexes_them_are_its_own_and_kept(
         assert ids.dtype == np.intp  # numpy's own: no conversion on each use
         assert ids.tolist() == list(scorer.postings("text", term)[0])
         assert dense.docnums(scorer, "text", term) is ids
+
+
+def test_the_sums_of_a_set_of_terms_are_kept_and_never_changed(
+        library: Library, abstracts: list[str]) -> None:
+    scorer = library.scorer
+    terms = _queries(library, abstracts)[2]
+    first = dense.sums(scorer, terms)
+    assert dense.sums(scorer, list(terms)) is first  # asked again: kept
+    assert not first.flags.writeable
+    before = first.copy()
+    some = list(range(0, scorer.size, 3))
+    dense.scores(scorer, terms, among=some, excluded=some[:5])
+    assert (first == before).all()  # narrowed on a copy
+    for other in _queries(library, abstracts)[:dense.KEPT_SUMS]:
+        if other != terms:
+            dense.sums(scorer, other)
+    dense.sums(scorer, _queries(library, abstracts)[3] + [("text", "zzz", 1.0)])
+    again = dense.sums(scorer, terms)
+    assert again is not first and (again == before).all()  # forgotten, then made again

@@ -275,6 +275,12 @@ class Library(TypingAids, TermLists, Orders, PositionReads):
         with self._lock:
             return dense.top(self.scorer, terms, k, among, excluded)
 
+    def dense_sums(self, terms: Sequence[tuple[str, str, float]]) -> None:
+        """Add `terms`' lists whole now (`dense.sums`, which keeps the sums), so that a
+        `dense_top` of them soon to come only chooses its best."""
+        with self._lock:
+            dense.sums(self.scorer, terms)
+
     def doc_frequency(self, fieldname: str, term: str) -> int:
         """Papers holding index term `term` in `fieldname`, deleted ones left out."""
         with self._lock:

@@ -114,11 +114,15 @@ def read_ahead_interests(library: Library, liked: Sequence[int],
     by them reads. Reading a term's long list for the first time is most of a ranking's
     time (40 to 100 ms for a star's new terms at 250,000 papers), so the reader calls
     this as it opens, and for the stars a key may soon make (the selected paper's). The
-    lists read."""
+    lists are then added whole (`dense.sums`, which keeps the sums for the ranking).
+    The lists read."""
     import numpy  # noqa: F401  (a tenth of a second, off the first ranking)
 
     terms = interest_terms(library, liked) if liked else []
-    return library.read_lists([(FIELD, term) for term, _ in terms], cancelled)
+    done = library.read_lists([(FIELD, term) for term, _ in terms], cancelled)
+    if terms and not cancelled():  # and the sums, which the ranking takes as they are
+        library.dense_sums(_query(terms))
+    return done
 
 
 def _source(paper: Paper) -> str:
@@ -154,8 +158,7 @@ def _for_you(library: Library, liked: Sequence[int], disliked: Sequence[int],
     wanted = None if limit is None else limit + (0 if not disliked else max(limit, 50))
     # Sixty terms of like weight, many of them common: pruning would skip little, so
     # every list is added whole (`dense`).
-    found = library.dense_top([("text", term, weight) for term, weight in terms],
-                              wanted, among, left_out)
+    found = library.dense_top(_query(terms), wanted, among, left_out)
     if disliked and found:
         found = _pushed_down(library, found, disliked)
     if limit is not None:
@@ -163,6 +166,11 @@ def _for_you(library: Library, liked: Sequence[int], disliked: Sequence[int],
     used = frozenset(term for term, _ in terms)
     hits = [Hit(library, d, s, used) for d, s in found]
     return SearchResult(label, hits, len(hits), used, interests=tuple(terms))
+
+
+def _query(terms: list[tuple[str, float]]) -> list[tuple[str, str, float]]:
+    """The for-you query of `interest_terms` as `dense` takes it: (field, term, weight)."""
+    return [(FIELD, term, weight) for term, weight in terms]
 
 
 def reorder(library: Library, result: SearchResult, liked: Sequence[int],
