@@ -4,7 +4,8 @@ the tf-idf linear-SVM recommender that paper-recommendation sites ship (the anch
     python bench/interests.py [--corpora ../shared/corpora] [--lists GLOB|A.txt,B.txt]
                               [--topics-per-list 5] [--trials 3] [--seed 7]
                               [--index-dir DIR] [--scale 25000,250000 | --no-scale]
-                              [--repeat 5] [--workdir DIR]
+                              [--repeat 5] [--reader-rounds 3] [--reader-runs 3]
+                              [--workdir DIR]
 
 Quality. Every list of `--corpora` (`--lists`: name globs, comma-separated) is indexed
 once, all in one library, and each is ranked on its own (`among=` its docnums). A list's
@@ -31,7 +32,11 @@ abstracts (`bench/corpus.py`) in lists of 1000 in `--workdir` (outside the check
 library; a re-rank is for_you after one more star joins 5 (6 stars, limit 100, the
 whole library), beside the anchor's SVM fit and scoring on tf-idf rows computed
 beforehand (as the recommender computes them offline), `--repeat` star sets each.
-Printed: medians in ms and their ratio. Seeded: the same command ranks the same.
+Printed: medians in ms and their ratio. Then the reader itself on the same made
+libraries (`--reader-rounds`, 0 for none; `bench/interests_reader.py`): `F`, a star
+and `F` back, key → frame with the repainted list, against the keystroke budget that
+`bench/scale.py` uses (1.5× the keystroke p95 at the smallest size, the median of
+`--reader-runs` readers). Seeded: the same command ranks the same.
 
 Needs scikit-learn (`pip install -e '.[bench]'`).
 """
@@ -62,6 +67,7 @@ sys.path.insert(0, str(ROOT))
 from bench.corpus import (  # noqa: E402
     corpus_sentences, made_abstracts, read_abstracts, write_paragraph_lists,
 )
+from bench.interests_reader import reader_lines  # noqa: E402
 from bench.material import require, shared  # noqa: E402
 from tui.core.index.library import Library, open_library  # noqa: E402
 from tui.core.search.interests import for_you  # noqa: E402
@@ -526,6 +532,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="made-corpus sizes for the re-rank timing, comma-separated")
     parser.add_argument("--no-scale", action="store_true", help="leave out the timing")
     parser.add_argument("--repeat", type=int, default=5, help="star sets timed per size")
+    parser.add_argument("--reader-rounds", type=int, default=3,
+                        help="rounds of the reader's keys per size (0: no reader)")
+    parser.add_argument("--reader-runs", type=int, default=3,
+                        help="readers whose keystroke p95s make the budget")
     parser.add_argument("--workdir", type=Path,
                         help="where the made lists and their indexes go (kept); "
                              "default: a temporary folder")
@@ -533,6 +543,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(given)
     if args.topics_per_list < 1 or args.trials < 1 or args.repeat < 1:
         parser.error("need --topics-per-list, --trials and --repeat >= 1")
+    if args.reader_rounds < 0 or args.reader_runs < 1:
+        parser.error("need --reader-rounds >= 0 and --reader-runs >= 1")
     require(args.corpora, "interests.py", "corpora", "--corpora")
     for path, flag in ((args.index_dir, "--index-dir"), (args.workdir, "--workdir")):
         if path is not None:
@@ -566,6 +578,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             sentences = corpus_sentences(args.corpora)
             lines = [speed_line(size, *rerank_ms(size, sentences, args.seed, args.repeat,
                                                  workdir)) for size in args.scale]
+            if args.reader_rounds:
+                lines += ["", *reader_lines(workdir, args.scale, args.reader_rounds,
+                                            args.reader_runs)]
         finally:
             if args.workdir is None:
                 shutil.rmtree(workdir, ignore_errors=True)

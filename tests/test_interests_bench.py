@@ -208,3 +208,27 @@ def test_end_to_end_on_two_made_lists(tmp_path: Path, capsys: pytest.CaptureFixt
                             r"\d\.\d{3} vs \d\.\d{3}: (\d+\.\d\d|inf)×: (met|NOT met)", g)
                for g in goals)
     assert "re-rank at" not in out
+
+
+def test_the_reader_s_for_you_row_is_judged_against_the_median_budget(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bench import interests_reader, reader_actions, reader_probe
+
+    p95s = iter([[10.0] * 20, [30.0] * 20, [20.0] * 20])  # median p95 20: budget 30 ms
+    monkeypatch.setattr(reader_probe, "keystrokes_in_child",
+                        lambda seeds, index, queries: (next(p95s), [], []))
+    per_size = {"100": 25.0, "1000": 35.0}
+
+    def actions(seeds: str, index: str, rounds: int):
+        ms = per_size[seeds.rsplit("-", 1)[1]]
+        figures = {name: [ms] * rounds for name in reader_actions.action_names()}
+        return figures, []
+
+    monkeypatch.setattr(reader_actions, "actions_in_child", actions)
+    lines = interests_reader.reader_lines(tmp_path, [1000, 100], rounds=2, runs=3)
+    assert lines[0] == ("reader keystroke p95 at 100 (3 readers): 10.0, 30.0, 20.0 ms; "
+                        "budget 1.5× their median = 30.0 ms")
+    assert "reader for you at 1,000: p95 35.0 ms, median 35.0 ms (12 presses)" in lines
+    assert lines[-2:] == [
+        "- reader for-you p95 at 1,000 within the keystroke budget (30.0 ms): 35.0 ms: not met",
+        "- reader for-you p95 at 100 within the keystroke budget (30.0 ms): 25.0 ms: met"]

@@ -60,6 +60,22 @@ async def test_s_stars_and_unstars_the_selected_paper(make_app) -> None:
         assert not StateStore().is_starred(paper.id)
 
 
+async def test_a_star_that_searches_again_shows_in_the_detail_with_the_answer(
+        make_app) -> None:
+    app = make_app(read_after=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f", "f")  # unread: a star keeps the paper in the list
+        await settle(pilot)
+        paper = selected(app)
+        searches = app.reader.search_serial
+        await pilot.press("s")
+        await settle(pilot)
+        assert app.reader.search_serial == searches + 1  # the filter's list again
+        assert selected(app).id == paper.id
+        assert "★ starred" in detail_text(app) and markers(app, paper) == "★• "
+
+
 async def test_s_works_from_the_detail_pane_but_types_in_the_search_box(make_app) -> None:
     app = make_app(read_after=0)
     async with app.run_test(size=SIZE) as pilot:

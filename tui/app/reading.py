@@ -192,12 +192,13 @@ class Reading:
         does not, so the paper being read does not vanish from under the reader.
         """
         if by_user and (self.filter_index or self.for_you.on):
-            # The for-you order follows the stars. The answer repaints the rows with
-            # the new marks: repainting them now as well would only slow it.
+            # The for-you order follows the stars. The answer repaints the rows and
+            # the detail with the new marks: drawing them now as well would slow it.
             self.view.start_search()
+            self.view.detail.stale = True
         else:
             self.view.paper_list.refresh_rows()
-        self.view.detail.refresh_text()
+            self.view.detail.refresh_text()
         self.report_state_notices()
         if by_user:
             self.for_you.stars_changed()

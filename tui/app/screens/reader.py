@@ -271,6 +271,8 @@ class ReaderScreen(Screen[None]):
         if worker.group == "search" and event.state == WorkerState.ERROR:
             # The search failed; say so instead of leaving the old results unexplained.
             self.live.failed()
+            if self.detail.stale:  # the mark the answer was to show
+                self.detail.refresh_text()
             error = str(worker.error).splitlines()[0] if str(worker.error) else repr(worker.error)
             self.query_one(StatusLine).update(f"search failed: {error}")
 
@@ -299,7 +301,7 @@ class ReaderScreen(Screen[None]):
         if hit is None:
             self.detail.show(None)
         elif (hit.paper != self.detail.paper or terms != self.detail.terms
-              or because != self.detail.because):
+              or because != self.detail.because or self.detail.stale):
             self.detail.show(hit.paper, terms, self._list_sizes.get(hit.paper.file), because)
         if because is not None and hit is not None:  # for-you order: a star re-ranks
             self.reading.for_you.rest_on(hit.paper)  # from memory

@@ -72,6 +72,9 @@ class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
         """Reading state (star, read, note) shown under the abstract; None shows none."""
         self.drafts: DraftStore | None = None
         """Note drafts, marked under the abstract; None marks none."""
+        self.stale = False
+        """The reading state shown changed, and the next `show` redraws it (a search
+        under way will answer with a list, whose selected paper is shown then)."""
         self._strips: list[Strip] = []
         self._width = 0
 
@@ -92,6 +95,7 @@ class DetailView(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
         self._rebuild()
 
     def _rebuild(self) -> None:
+        self.stale = False
         width = self.scrollable_content_region.width
         self._width = width
         if width <= 0:
