@@ -12,7 +12,7 @@ from tests.conftest import SEEDS, write_list
 from tui.core.index.library import Library, open_library
 import tui.core.index.postingcache as postingcache
 from tui.core.search.interests import (
-    COMMON_SHARE, for_you, interest_terms, paper_terms, read_ahead_interests, reasons, reorder,
+    COMMON_SHARE, MARKED, for_you, interest_terms, paper_terms, read_ahead_interests, reasons, reorder,
 )
 from tui.core.search.search import search
 
@@ -170,3 +170,11 @@ def test_reading_ahead_stops_when_cancelled(tmp_path: Path) -> None:
         asked = iter([False, False, True])
         assert fresh.read_lists([("text", "hypergraph"), ("text", "molecul"),
                                  ("text", "tensor")], lambda: next(asked)) == 2
+
+
+def test_the_hits_mark_only_the_heaviest_terms(library: Library) -> None:
+    result = for_you(library, [0, 1, 4, 7])
+    assert len(result.interests) > MARKED, "the test wants more terms than are marked"
+    heaviest = frozenset(term for term, _ in result.interests[:MARKED])
+    assert result.terms == heaviest
+    assert all(hit.terms == heaviest for hit in result.hits[:5])

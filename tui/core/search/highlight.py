@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from functools import lru_cache
+from itertools import takewhile
 
 from tui.core.index.analysis import _MAX_TOKEN, _WORD, STOP_WORDS, iter_words, stem
 from tui.core.whoosh_compat import stem_exceptions
@@ -111,7 +112,10 @@ def snippet(text: str, terms: Collection[str], width: int = 200) -> tuple[str, S
         # Slide a window over the matches; keep the one covering most distinct words.
         best_count, best_start = -1, spans[0][0]
         for i, (s, _) in enumerate(spans):
-            seen = {text[a:b].casefold() for a, b in spans[i:] if b <= s + width}
+            # Spans are sorted by start: past the window's end, none can end within it.
+            seen = {text[a:b].casefold()
+                    for a, b in takewhile(lambda span: span[0] <= s + width, spans[i:])
+                    if b <= s + width}
             if len(seen) > best_count:
                 best_count, best_start = len(seen), s
         # Start a little before the first match, at a word boundary.

@@ -53,6 +53,10 @@ DISLIKE_WEIGHT = 0.6
 scaled to the liked query's best score."""
 REASONS = 5
 """The words shown for why a paper ranks high."""
+MARKED = 20
+"""The query's heaviest terms, which the hits mark (snippets, detail): all sixty would
+mark half of every abstract, and finding them in a row's text is most of the time of
+drawing the list's first screen."""
 PAPERS_KEPT = 4096
 """Papers whose own term weights (`paper_terms`) are kept, per library: a re-rank after
 a star weighs every starred paper again, and analysing an abstract costs about a
@@ -163,7 +167,7 @@ def _for_you(library: Library, liked: Sequence[int], disliked: Sequence[int],
         found = _pushed_down(library, found, disliked)
     if limit is not None:
         found = found[:limit]
-    used = frozenset(term for term, _ in terms)
+    used = frozenset(term for term, _ in terms[:MARKED])
     hits = [Hit(library, d, s, used) for d, s in found]
     return SearchResult(label, hits, len(hits), used, interests=tuple(terms))
 
