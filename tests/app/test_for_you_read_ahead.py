@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+import tui.app.for_you as for_you
 import tui.app.searching as searching
 import tui.core.index.postingcache as postingcache
 from reader_helpers import selected, settle
@@ -16,6 +17,8 @@ from tui.core.search import interests
 from tui.core.search.interests import interest_terms
 
 SIZE = (120, 40)
+PASSING = 2.0
+"""Seconds the cursor must rest in the passed-over test: far longer than two presses."""
 
 
 class Reads:
@@ -113,6 +116,9 @@ async def test_a_paper_passed_over_is_not_read_ahead(make_app,
         return original(library, liked, *args, **kwargs)
 
     monkeypatch.setattr(interests, "read_ahead_interests", read_ahead)
+    # A rest long enough that the two presses below fall inside it on a loaded machine
+    # (at the reader's 0.1 s, a slow press let the first paper's rest run out).
+    monkeypatch.setattr(for_you, "REST", PASSING)
     app = make_app(read_after=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -123,6 +129,11 @@ async def test_a_paper_passed_over_is_not_read_ahead(make_app,
         await pilot.press("j")  # passed over at once, as when j is held
         passed = papers.current.docnum
         await pilot.press("j")
+        await pilot.pause(PASSING)
+        for _ in range(100):  # the rest runs out, then its reading ahead
+            if not app.reader.reading.for_you.reading_ahead:
+                break
+            await pilot.pause(0.05)
         await settle(pilot)
         rested = papers.current.docnum
         assert passed != rested
