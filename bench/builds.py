@@ -118,25 +118,38 @@ from whoosh import fields, index
 from whoosh.analysis import StemmingAnalyzer
 from tui.core.lists.paragraphs import paragraphs
 
-schema = fields.Schema(text=fields.TEXT(analyzer=StemmingAnalyzer()))
+stored, multisegment = sys.argv[2] == "stored", sys.argv[3] == "multisegment"
+schema = fields.Schema(text=fields.TEXT(analyzer=StemmingAnalyzer(), stored=stored))
 ix = index.create_in(sys.argv[1], schema)
-writer = ix.writer(procs=2, limitmb=256)
+writer = ix.writer(procs=2, limitmb=256, multisegment=multisegment)
 count = 0
-for path in sys.argv[2:]:
+for path in sys.argv[4:]:
     for abstract in paragraphs(Path(path).read_text(encoding="utf-8"))[1:]:
         writer.add_document(text=abstract)
         count += 1
 writer.commit()
-print(count)
+print(count, len(ix.reader().leaf_readers()) if multisegment else 1)
 """
-"""Plain Whoosh: one stemmed text field, two writer processes, the abstracts as read."""
+"""Plain Whoosh: one stemmed text field, two writer processes, the abstracts as read;
+argv: index folder, stored|unstored, multisegment|merged, list files."""
+
+PLAIN_WHOOSH_KINDS = {
+    "merged": ("unstored", "merged"),
+    "best": ("stored", "multisegment"),
+}
+"""The plain Whoosh builds the benchmarks time. `merged`: the abstract not stored, the
+two writers' segments merged into one at commit. `best`: Whoosh at its fastest for a
+build that keeps what paperscope keeps: the abstract stored, each writer process's
+segment kept as it is (`multisegment=True`, no merge at commit)."""
 
 
-def timed_plain_whoosh_build(lists: list[Path], index_dir: Path) -> Timed:
-    """Build a plain Whoosh index (`PLAIN_WHOOSH_BUILD`) of `lists` in a fresh process."""
+def timed_plain_whoosh_build(lists: list[Path], index_dir: Path, kind: str = "merged") -> Timed:
+    """Build a plain Whoosh index (`PLAIN_WHOOSH_BUILD`, one of `PLAIN_WHOOSH_KINDS`) of
+    `lists` in a fresh process; it prints the paper count and its segments."""
     shutil.rmtree(index_dir, ignore_errors=True)
     index_dir.mkdir(parents=True)
-    return timed_process(PLAIN_WHOOSH_BUILD, str(index_dir), *map(str, lists))
+    return timed_process(PLAIN_WHOOSH_BUILD, str(index_dir), *PLAIN_WHOOSH_KINDS[kind],
+                         *map(str, lists))
 
 
 def folder_bytes(folder: Path) -> int:

@@ -1,5 +1,6 @@
-"""A measured build's CPU time (`bench/builds.py`): the work of the process and of the
-workers it waited for, which the formats row compares where the wall clock drifts."""
+"""Measured builds (`bench/builds.py`): the CPU time of the process and of the
+workers it waited for, which the formats row compares where the wall clock drifts, and
+the plain Whoosh builds the engine benchmark times beside paperscope's."""
 
 from __future__ import annotations
 
@@ -23,3 +24,28 @@ def test_cpu_time_counts_the_workers_the_process_waited_for() -> None:
     timed = timed_process(code)
     assert timed.output == "2"
     assert timed.cpu_s >= 0.8
+
+
+def test_plain_whoosh_builds_keep_what_their_kind_says(tmp_path) -> None:
+    from pathlib import Path
+
+    from whoosh import index
+
+    from bench.builds import timed_plain_whoosh_build
+    from tui.core.lists.paragraphs import paragraphs
+
+    seeds = sorted((Path(__file__).resolve().parents[1] / "seeds").glob("*.txt"))
+    abstracts = [a for path in seeds for a in paragraphs(path.read_text(encoding="utf-8"))[1:]]
+    for kind, stored in (("merged", False), ("best", True)):
+        timed = timed_plain_whoosh_build(seeds, tmp_path / kind, kind)
+        count, segments = (int(x) for x in timed.output.split())
+        assert count == len(abstracts)
+        ix = index.open_dir(str(tmp_path / kind))
+        with ix.searcher() as searcher:
+            assert searcher.doc_count() == count
+            kept = [fields.get("text") for fields in searcher.all_stored_fields()]
+        if stored:
+            assert sorted(kept) == sorted(abstracts)
+        else:
+            assert kept == [None] * count
+        assert segments == (len(ix.reader().leaf_readers()) if kind == "best" else 1)
