@@ -220,6 +220,9 @@ def measure(size: int, sentences: list[str], args: argparse.Namespace, workdir: 
 
 
 # -- the table -------------------------------------------------------------------------
+FIRST_FRAME = 1.2
+"""The reader's first frame with rows, at most this many times a minimal Textual app's."""
+
 
 
 def _p(values: list[float]) -> str:
@@ -312,7 +315,7 @@ def build_goals(base: Size, top: Size) -> list[str]:
 
 
 def goals(base: Size, top: Size) -> list[str]:
-    """Issue 16's goals that this run can check, each met or not, with its figures."""
+    """The scale goals that this run can check, each met or not, with its figures."""
     med = statistics.median
 
     typed_ratio = med(top.typed) / med(base.typed)
@@ -330,9 +333,10 @@ def goals(base: Size, top: Size) -> list[str]:
                          f"{fts:.1f} ms ({med(top.typed) / fts:.2f}×)", med(top.typed) < fts))
     out += build_goals(base, top)
     if reader:
-        rows = top.startup[2] / top.startup[0]
-        out.append(_goal(f"first frame with rows at {top.papers:,} ≤ 1.3× a minimal app: "
-                         f"{rows:.2f}×", rows <= 1.3))
+        for size in (base, top):  # at both sizes: the first frame must not grow either
+            rows = size.startup[2] / size.startup[0]
+            out.append(_goal(f"first frame with rows at {size.papers:,} ≤ {FIRST_FRAME}× a "
+                             f"minimal app: {rows:.2f}×", rows <= FIRST_FRAME))
         out.append(_goal(f"memory of an open reader at {top.papers:,} ≤ 500 MB: "
                          f"{top.reader_mb:,.0f} MB", top.reader_mb <= 500))
     return out

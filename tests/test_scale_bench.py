@@ -120,6 +120,15 @@ def test_the_goals_say_met_or_not_with_the_figures() -> None:
     assert all(line.endswith((": met", ": NOT met")) for line in out)
 
 
+def test_the_first_frame_is_judged_at_both_sizes() -> None:
+    # First frame with rows: 1.2× the minimal app at scale 1, 0.6× at scale 0.5.
+    small, large = _size(100, 1.0), _size(1000, 0.5)
+    assert "- first frame with rows at 100 ≤ 1.2× a minimal app: 1.20×: met" in goals(small, large)
+    assert "- first frame with rows at 1,000 ≤ 1.2× a minimal app: 0.60×: met" in goals(small, large)
+    slow = _size(100, 1.1)
+    assert "- first frame with rows at 100 ≤ 1.2× a minimal app: 1.32×: NOT met" in goals(slow, large)
+
+
 def test_each_reader_action_kind_has_a_goal_within_the_keystroke_budget() -> None:
     base, top = _size(100, 1.0), _size(1000, 0.5)
     budget = "within the keystroke budget (1.5× the keystroke p95 at 100, 15.0 ms)"
