@@ -128,7 +128,8 @@ for path in sys.argv[4:]:
         writer.add_document(text=abstract)
         count += 1
 writer.commit()
-print(count, len(ix.reader().leaf_readers()) if multisegment else 1)
+with ix.reader() as reader:
+    print(count, len(reader.leaf_readers()))
 """
 """Plain Whoosh: one stemmed text field, two writer processes, the abstracts as read;
 argv: index folder, stored|unstored, multisegment|merged, list files."""

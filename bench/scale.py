@@ -224,7 +224,6 @@ FIRST_FRAME = 1.2
 """The reader's first frame with rows, at most this many times a minimal Textual app's."""
 
 
-
 def _p(values: list[float]) -> str:
     return f"{statistics.median(values):.1f} / {percentile(values, 0.95):.1f}"
 

@@ -129,11 +129,7 @@ async def test_a_paper_passed_over_is_not_read_ahead(make_app,
         await pilot.press("j")  # passed over at once, as when j is held
         passed = papers.current.docnum
         await pilot.press("j")
-        await pilot.pause(PASSING)
-        for _ in range(100):  # the rest runs out, then its reading ahead
-            if not app.reader.reading.for_you.reading_ahead:
-                break
-            await pilot.pause(0.05)
+        await pilot.pause(PASSING)  # the rest runs out; settle waits for its reading ahead
         await settle(pilot)
         rested = papers.current.docnum
         assert passed != rested
