@@ -16,6 +16,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the long variants (soak, many kills, many key presses)")
 
 
+MAX_WORKERS = 4
+"""Test processes `-n auto` starts at most: the real-terminal, signal and reader tests
+run beside processes of their own, and more workers than cores would load the machine
+past what their waits allow for."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject.toml's addopts): a worker per core, up to MAX_WORKERS."""
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux: the cores this may use
+    cores = len(affinity(0)) if affinity else os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--long"):
         os.environ["PAPERSCOPE_LONG_TESTS"] = "1"
