@@ -69,6 +69,18 @@ def typed_prefixes(queries: list[str]) -> list[str]:
     return [query[:end] for query in queries for end in range(1, len(query) + 1)]
 
 
+SHORT_TYPED = 2
+"""A typed prefix of one word of up to this many letters (`t`, `tr`): the prefixes the
+index keeps the best papers of (`tui/core/index/prefixtops.py`), shown apart."""
+
+
+def short_typed(values: list[float], typed: list[str]) -> list[float]:
+    """Of `values` (one per typed prefix, `typed` in order, round after round), those of
+    the prefixes of one word of up to SHORT_TYPED letters, no space typed after it."""
+    return [ms for i, ms in enumerate(values)
+            if len(typed[i % len(typed)]) <= SHORT_TYPED and " " not in typed[i % len(typed)]]
+
+
 @dataclass
 class Size:
     """What was measured at one corpus size; times in ms unless named otherwise."""
@@ -81,6 +93,8 @@ class Size:
     disk_mb: float = 0.0
     typed: list[float] = field(default_factory=list)
     """One search per typed prefix, per round."""
+    typed_short: list[float] = field(default_factory=list)
+    """Those of one word of up to SHORT_TYPED letters."""
     whole: list[float] = field(default_factory=list)
     cold: list[float] = field(default_factory=list)
     bare: list[float] = field(default_factory=list)
@@ -150,6 +164,7 @@ def measure_paperscope(result: Size, lists: Path, index_dir: Path, typed: list[s
                           count_up_to=COUNT_UP_TO if typing else None).elapsed_ms
 
         result.typed, result.whole = timed_queries(run, typed, repeat)
+        result.typed_short = short_typed(result.typed, typed)
     result.cold, result.bare = cold_searches([str(lists)], index_dir, runs)
 
 
@@ -169,6 +184,7 @@ def measure_peers(result: Size, files: list[Path], workdir: Path, typed: list[st
         peer_typed, peer_whole = timed_queries(wall_ms(peer.search), typed, repeat)
         on_disk = getattr(peer, "folder", None)
         result.peers[name] = {"build_s": build_s, "typed": peer_typed, "whole": peer_whole,
+                              "typed_short": short_typed(peer_typed, typed),
                               "disk_mb": folder_bytes(on_disk) / 2**20 if on_disk else None}
         print(f"  {name}: built in {build_s:.1f} s", flush=True)
         del peer
@@ -260,6 +276,9 @@ def table(base: Size, top: Size) -> list[str]:
         lambda p: f"{p['disk_mb']:,.0f}" if p["disk_mb"] is not None else "in memory")
     row(f"per query, typed prefixes ({len(top.typed)}), p50 / p95 ms", lambda s: _p(s.typed),
         lambda s: med(s.typed), lambda p: _p(p["typed"]))  # type: ignore[arg-type]
+    row(f"of which one word of 1–{SHORT_TYPED} letters ({len(top.typed_short)}), p50 / p95 ms",
+        lambda s: _p(s.typed_short or [0.0]), lambda s: med(s.typed_short or [0.0]),
+        lambda p: _p(p.get("typed_short") or [0.0]))  # type: ignore[arg-type]
     row(f"per query, whole queries ({len(top.whole)}), p50 / p95 ms", lambda s: _p(s.whole),
         lambda s: med(s.whole), lambda p: _p(p["whole"]))  # type: ignore[arg-type]
     row("cold `paperscope search kernel`, s (× `python -c pass`)",

@@ -13,7 +13,7 @@ import pytest
 
 from bench.corpus import corpus_sentences, made_abstracts, read_abstracts, write_paragraph_lists
 from bench.reader_actions import action_names, kind_of
-from bench.scale import Size, goals, table, typed_prefixes
+from bench.scale import Size, goals, short_typed, table, typed_prefixes
 from tests.conftest import ROOT, write_list
 from tests.material import conference_lists
 
@@ -158,7 +158,7 @@ def test_the_benchmark_runs_end_to_end_on_a_tiny_size(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     table_lines = [line for line in proc.stdout.splitlines() if line.startswith("|")]
     assert table_lines[0].startswith("| measure | paperscope 100 | paperscope 300 | growth |")
-    assert len(table_lines) == 17  # head, rule, fifteen measures
+    assert len(table_lines) == 18  # head, rule, sixteen measures
     assert all(line.count("|") == table_lines[0].count("|") for line in table_lines)
     assert sum("| not measured | not measured |" in line for line in table_lines) == 9
     assert not re.search(r"^- reader ", proc.stdout, re.M)  # no reader goals either
@@ -194,3 +194,9 @@ def test_the_benchmark_refuses_a_workdir_in_the_checkout() -> None:
     assert proc.stderr.strip().splitlines() == [
         f"scale.py: --workdir must be outside the checkout ({ROOT})"]
     assert not (ROOT / "index" / "scale").exists()
+
+
+def test_short_typed_keeps_one_word_of_one_or_two_letters_in_every_round() -> None:
+    typed = typed_prefixes(["tree", "a b"])  # t tr tre tree a "a " "a b"
+    values = [float(i) for i in range(2 * len(typed))]  # two rounds
+    assert short_typed(values, typed) == [0.0, 1.0, 4.0, 7.0, 8.0, 11.0]

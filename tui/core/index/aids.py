@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cached_property
 
-from tui.core.index.sidefiles import PREFIX_FILE, TERMS_FILE, WORDS_FILE, parse_json
+from tui.core.index.prefixtops import PrefixTops
+from tui.core.index.sidefiles import PREFIX_FILE, TERMS_FILE, TOPS_FILE, WORDS_FILE, parse_json
 from tui.core.index.termtable import TermTable
 
-AIDS = ("prefix_table", "text_terms", "vocabulary")
+AIDS = ("prefix_table", "prefix_tops", "text_terms", "vocabulary")
 """The cached properties below, forgotten when the index is reopened."""
 
 
@@ -28,6 +29,13 @@ class TypingAids:
         `sidefiles.PREFIX_SCAN` for which prefixes have a row)."""
         table = self._side_file(parse_json, PREFIX_FILE)
         return table if isinstance(table, dict) else {}
+
+    @cached_property
+    def prefix_tops(self) -> PrefixTops | None:
+        """The best papers of each short prefix (built with the index: `prefixtops`);
+        None when unreadable."""
+        tops = self._side_file(PrefixTops, TOPS_FILE)
+        return tops if isinstance(tops, PrefixTops) else None
 
     @cached_property
     def text_terms(self) -> TermTable | None:

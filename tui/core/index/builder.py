@@ -34,7 +34,7 @@ from pathlib import Path
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage, Storage
 
-from tui.core.index import sidedata
+from tui.core.index import prefixtops, sidedata
 from tui.core.index.analysis import words
 from tui.core.index.impactfiles import weigh_segments
 from tui.core.index.postarrays import ArraysWriter
@@ -313,12 +313,13 @@ def build_into(storage: Storage, files: list[Path],
         for segment_id in block.segments:
             data.merge(fresh[segment_id] if segment_id in fresh
                        else sidedata.load(storage, segment_id), dead)
-    norms = write_side_files(storage, data, order, dead)
+    norms, prefixes = write_side_files(storage, data, order, dead)
     del data, fresh
     # Here, with the workers gone: while they lived, their memory and the parent's
     # merged records would add up to a third more than the build's peak otherwise.
     fresh_ids = {seg.segment_id() for seg, _, _ in written}
     weigh_segments(storage, segments, fresh_ids, norms)
+    prefixtops.write(storage, norms, prefixes)  # scored with the impacts just written
     return {"papers": len(order), "docnums": len(dead), "lists": lists,
             "blocks": [b.to_json() for b in blocks] if keys else [],
             "unweighed": unweighed(segments, fresh_ids)}

@@ -20,7 +20,7 @@ from whoosh import query as wq
 from whoosh.filedb.structfile import StructFile
 from whoosh.query import Term
 
-from tui.core.index import dense
+from tui.core.index import dense, prefixtops
 from tui.core.index.fieldnorms import Norms
 from tui.core.index.members import Selection
 from tui.core.index.opening import OpenIndex, Progress, changed_files, open_index
@@ -29,7 +29,7 @@ from tui.core.index.postingcache import PostingCache, read_postings
 from tui.core.index.scorer import Scorer
 from tui.core.index.plans import count_up_to, match_all
 from tui.core.index.recent import RecentTops
-from tui.core.index.topk import DENSE_FROM, top
+from tui.core.index.topk import DENSE_FROM
 from tui.core.index.aids import AIDS, TypingAids
 from tui.core.index.termlists import TermLists
 from tui.core.index.orders import ORDERS, Orders
@@ -263,10 +263,11 @@ class Library(TypingAids, TermLists, Orders, PositionReads):
     def top(self, q: wq.Query, k: int, count: bool = True,
             ) -> tuple[list[tuple[int, float]], int | None] | None:
         """The best `k` (docnum, score) pairs of `evaluate(q)` and the number of matches
-        (None unless `count`ed) (`topk`; None: not of its shapes), kept (`recent`)."""
+        (None unless `count`ed) (`topk`, or `prefixtops` for a keystroke's short prefix;
+        None: not of its shapes), kept (`recent`)."""
         with self._lock:
-            return self._tops.top(q, k, lambda n: top(self.scorer, q, n, count=count),
-                                  count)
+            return self._tops.top(q, k, lambda n: prefixtops.top(
+                self.scorer, None if count else self.prefix_tops, q, n, count), count)
 
     def dense_top(self, terms: Sequence[tuple[str, str, float]], k: int | None,
                   among: Collection[int] | None = None, excluded: Collection[int] = (),

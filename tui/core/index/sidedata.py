@@ -146,21 +146,25 @@ def _unpacked(text: str) -> array:
 
 
 def write_side_files(storage: Storage, data: SegmentData, order: array,
-                     dead: bytearray | None = None) -> dict[str, array]:
+                     dead: bytearray | None = None,
+                     ) -> tuple[dict[str, array], dict[str, list[str]]]:
     """Write every side file of an index whose papers, in docnum order, gave `data`
-    (merged without the removed lists' words); `order` is the live docnums in list
-    order and `dead` marks the deleted ones. Returns the norms written, per field."""
-    _write_json(storage, PREFIX_FILE, prefix_table(data.text_df))
-    _write_bytes(storage, TERMS_FILE, termtable.encode(data.text_df))
+    (merged without the removed lists' words) but the prefixes' best papers, which
+    need the index itself (`prefixtops`); `order` is the live docnums in list order and
+    `dead` marks the deleted ones. Returns the norms written, per field, and the prefix
+    table."""
+    prefixes = prefix_table(data.text_df)
+    _write_json(storage, PREFIX_FILE, prefixes)
+    write_bytes(storage, TERMS_FILE, termtable.encode(data.text_df))
     _write_json(storage, WORDS_FILE, sorted(w for w in data.vocab if w.isalpha()))
     norms = {name: norms_for(column, dead) for name, column in data.lengths.items()}
     for name, column in norms.items():
-        _write_bytes(storage, NORMS_FILE.format(name), column.tobytes())
+        write_bytes(storage, NORMS_FILE.format(name), column.tobytes())
     # `order` is in list order and the sort is stable, so papers of one name keep it.
     by_name = array("I", sorted(order, key=data.name_keys.__getitem__))
-    _write_bytes(storage, NAME_ORDER_FILE, by_name.tobytes())
-    _write_bytes(storage, LIST_ORDER_FILE, order.tobytes())
-    return norms
+    write_bytes(storage, NAME_ORDER_FILE, by_name.tobytes())
+    write_bytes(storage, LIST_ORDER_FILE, order.tobytes())
+    return norms, prefixes
 
 
 def prefix_table(text_df: Counter[str]) -> dict[str, list[str]]:
@@ -203,10 +207,10 @@ def load(storage: Storage, segment_id: str) -> SegmentData:
 
 
 def _write_json(storage: Storage, name: str, value: object) -> None:
-    _write_bytes(storage, name, json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    write_bytes(storage, name, json.dumps(value, ensure_ascii=False).encode("utf-8"))
 
 
-def _write_bytes(storage: Storage, name: str, data: bytes) -> None:
+def write_bytes(storage: Storage, name: str, data: bytes) -> None:
     handle = storage.create_file(name)
     try:
         handle.write(data)

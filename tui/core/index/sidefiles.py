@@ -12,6 +12,8 @@ import json
 from array import array
 
 PREFIX_FILE = "prefixes.json"
+TOPS_FILE = "prefix-tops.json"
+"""The best papers of each short prefix (`prefixtops`)."""
 WORDS_FILE = "words.json"
 TERMS_FILE = "terms-text.bin"
 """Every `text` term with its count (see `termtable`)."""
@@ -32,7 +34,7 @@ PREFIX_FANOUT = 8
 
 def side_files(fieldnames: tuple[str, ...]) -> tuple[str, ...]:
     """The names of every side file of an index whose scored fields are `fieldnames`."""
-    return (PREFIX_FILE, WORDS_FILE, TERMS_FILE, NAME_ORDER_FILE, LIST_ORDER_FILE,
+    return (PREFIX_FILE, TOPS_FILE, WORDS_FILE, TERMS_FILE, NAME_ORDER_FILE, LIST_ORDER_FILE,
             *(NORMS_FILE.format(f) for f in fieldnames))
 
 

@@ -10,7 +10,9 @@ A query goes in; ranked hits come out with scores, matched terms and snippets.
 3. While the query is being typed (`typing=True`, the reader), the last word is also a
    prefix. Expansions come from a table built with the index for 1–3 letters and from
    the term dictionary beyond that, capped to the most frequent terms: an unbounded
-   `t*` costs over a second in Whoosh (see `expand`).
+   `t*` costs over a second in Whoosh (see `expand`). A word of one or two letters
+   expands in names and titles only, and its best papers come from a table built with
+   the index (`prefixtops`).
 4. With nothing found, a spelling correction that finds papers is offered and its
    results shown; failing that, a fuzzy match.
 
@@ -28,6 +30,7 @@ from collections.abc import Collection, Sequence
 
 from whoosh import query as wq
 
+from tui.core.index import prefixtops
 from tui.core.index.analysis import terms
 from tui.core.index.library import Library
 from tui.core.index.members import Selection
@@ -50,10 +53,11 @@ if TYPE_CHECKING:
 
 FALLBACK_BELOW = 10
 """Fewer all-words hits than this (or than the limit) brings in any-word ranking."""
-NAMES_ONLY_PREFIX = 2
+NAMES_ONLY_PREFIX = prefixtops.UP_TO
 """A last word this short expands in names and titles only: one or two letters are
 the start of a word being typed, their expansions cover most abstracts, and names and
-titles are what a reader scans for at that point."""
+titles are what a reader scans for at that point. Their best papers are found with the
+index (`prefixtops`), so that a keystroke's search of one costs the same at any size."""
 SORTS = ("relevance", "list", "name", "year")
 PAIRS_UP_TO = 12
 """Index terms a query may have for proximity to re-rank it: a title has fewer. A
