@@ -195,18 +195,18 @@ def test_lists_without_years_keep_list_order_without_sorting(library) -> None:
 
 
 def test_a_query_asked_again_is_not_scored_again(library, monkeypatch) -> None:
-    import tui.core.index.library as library_module
+    from tui.core.index import prefixtops  # what the library finds its best k with
 
     monkeypatch.setattr(topk, "FEW", 0)
     monkeypatch.setattr(topk, "PRUNE_FROM", 0)
     asked: list[int] = []
-    real = library_module.top
+    real = prefixtops.top
 
-    def counted(scorer, q, k, count=True):
+    def counted(scorer, tops, q, k, count):
         asked.append(k)
-        return real(scorer, q, k, count=count)
+        return real(scorer, tops, q, k, count)
 
-    monkeypatch.setattr(library_module, "top", counted)
+    monkeypatch.setattr(prefixtops, "top", counted)
     first = answer(search(library, "graph neural", 30, typing=True))
     searched = len(asked)
     # Back to relevance after a sort, then fewer: the same answer, nothing scored.
