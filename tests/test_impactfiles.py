@@ -16,6 +16,7 @@ from tui.core.index import builder, reuse
 from tui.core.index.impactfiles import EXT, SegmentImpacts, StoredImpacts
 from tui.core.index.library import Library, open_library
 from tui.core.index.postarrays import SegmentArrays
+from tui.core.index.sidefiles import TOPS_FILE
 from tui.core.index.postingcache import PostingCache
 from tui.core.index.schema import SCORED_FIELDS
 from tui.core.index.tiers import impacts
@@ -173,10 +174,12 @@ def test_a_prepared_library_s_first_search_reads_nothing_first(tmp_path: Path,
                         read.append(name) or side_file(self, parse, name))
     with open_library(index_dir=index) as library:
         library.prepare()
-        assert {"SegmentArrays", "SegmentImpacts", "norms-text.bin"} <= set(read)
+        assert {"SegmentArrays", "SegmentImpacts", "norms-text.bin", TOPS_FILE} <= set(read)
         read.clear()
         got = [(h.docnum, h.score) for h in search(library, "learning model", 10).hits]
         assert not read, "the first search read what prepare should have"
+        search(library, "l", 10, typing=True, count_up_to=100)  # a first letter typed
+        assert TOPS_FILE not in read, "the first letter read the table prepare should have"
     assert got == want and got
 
 
