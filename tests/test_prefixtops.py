@@ -8,12 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from whoosh import query as wq
 
 from tests.material import conference_lists
 from tui.app.searching import COUNT_UP_TO
 from tui.core.index import prefixtops
 from tui.core.index.library import Library, open_library
 from tui.core.index.prefixtops import FIELDS, best, prefix_query
+from tui.core.index.ranking import ranked
 from tui.core.search.search import NAMES_ONLY_PREFIX, search
 
 pytestmark = pytest.mark.shared_material
@@ -134,9 +136,6 @@ def test_the_table_leaves_to_the_scan_what_it_cannot_prove(tmp_path: Path) -> No
 def test_an_answer_is_the_full_ranking_or_none(tmp_path: Path) -> None:
     """With a common word beside the prefix, past the table's papers the k-th best may
     come from outside it: `answer` gives the full ranking's best k, or leaves it."""
-    from tui.core.index.ranking import ranked
-    from whoosh import query as wq
-
     files = _lists(tmp_path)
     with open_library(files, str(tmp_path / "index")) as library:
         tops, scorer = library.prefix_tops, library.scorer

@@ -52,8 +52,8 @@ MARGIN = 1e-9
 
 
 def expansion_terms(prefix: str, listed: list[str]) -> list[str]:
-    """The terms a typed `prefix` expands to in names and titles, as `search.expand`
-    makes them: its own stem, then its row of the prefix table."""
+    """The terms a typed `prefix` with a row `listed` in the prefix table expands to
+    (`search.expand`): its own stem, then that row."""
     return list(dict.fromkeys([stem(prefix), *listed]))
 
 
@@ -89,7 +89,7 @@ def compute(scorer: Scorer, prefix_table: Mapping[str, list[str]],
         docs, floor = best(scores)
         rows[prefix] = {"terms": terms, "floor": floor, "docs": _packed(docs),
                         "scores": _packed(array("d", map(scores.__getitem__, docs)))}
-    return {"boosts": {f: boosts[f] for f in FIELDS}, "keep": KEEP, "prefixes": rows}
+    return {"boosts": {f: boosts[f] for f in FIELDS}, "prefixes": rows}
 
 
 def best(scores: Mapping[int, float]) -> tuple[array, float]:
@@ -202,7 +202,8 @@ def answer(scorer: Scorer, tops: PrefixTops, q: wq.Query, k: int) -> Ranked | No
     rest_bound = unlooked + sum(bound for _, bound in looked)
     beyond = row.floor + rest_bound
     """The most a paper not looked at may score."""
-    low = dict(zip(row.docs, row.scores))
+    in_row = dict(zip(row.docs, row.scores))
+    low = dict(in_row)
     """The least each paper looked at scores (up to rounding, for the row's)."""
     high = {d: s + rest_bound for d, s in low.items()}
     """The most each paper looked at may score."""
@@ -221,8 +222,8 @@ def answer(scorer: Scorer, tops: PrefixTops, q: wq.Query, k: int) -> Ranked | No
     else:
         theta = heapq.nlargest(k, low.values())[-1] * (1 - MARGIN)
     reach = [d for d, most in high.items() if most * (1 + MARGIN) >= theta]
-    found = ranked(scorer.evaluate(q, _closer(scorer, others, reach, row, k)), k,
-                   scorer.tie_rank)
+    found = ranked(scorer.evaluate(q, _closer(scorer, others, reach, in_row, row.floor, k)),
+                   k, scorer.tie_rank)
     if len(found) < k and beyond > 0:
         return None
     if len(found) == k and found[-1][1] <= beyond * (1 + MARGIN):
@@ -230,15 +231,15 @@ def answer(scorer: Scorer, tops: PrefixTops, q: wq.Query, k: int) -> Ranked | No
     return found
 
 
-def _closer(scorer: Scorer, others: list[wq.Term], reach: list[int], row: Row, k: int,
-            ) -> set[int]:
+def _closer(scorer: Scorer, others: list[wq.Term], reach: list[int],
+            in_row: Mapping[int, float], floor: float, k: int) -> set[int]:
     """Of `reach` (every paper that may be among the best k), those that still may once
     the other terms' scores are looked up for each (by bisection: a few against long
-    lists), which the scorer then scores in full, every list read for them."""
+    lists), which the scorer then scores in full, every list read for them. `in_row`:
+    the row's papers with their scores; `floor`: the most any other has of the prefix."""
     if len(reach) <= k:
         return set(reach)
-    prefix = dict(zip(row.docs, row.scores))
-    low = [prefix.get(d, 0.0) for d in reach]
+    low = [in_row.get(d, 0.0) for d in reach]
     for term in others:
         text = _text(term)
         ids = scorer.postings(term.fieldname, text)[0]
@@ -251,7 +252,7 @@ def _closer(scorer: Scorer, others: list[wq.Term], reach: list[int], row: Row, k
             at = bisect_left(ids, d)
             if at < end and ids[at] == d:
                 low[i] += scale * weights[at]
-    high = [s if d in prefix else s + row.floor for d, s in zip(reach, low)]
+    high = [s if d in in_row else s + floor for d, s in zip(reach, low)]
     theta = heapq.nlargest(k, low)[-1] * (1 - MARGIN)
     return {d for d, most in zip(reach, high) if most * (1 + MARGIN) >= theta}
 

@@ -11,6 +11,7 @@ from whoosh import query as wq
 
 from tui.core.index.analysis import stem
 from tui.core.index.library import Library
+from tui.core.index.prefixtops import expansion_terms
 from tui.core.index.schema import FIELD_BOOSTS
 from tui.core.index.sidefiles import PREFIX_FANOUT, PREFIX_SCAN, SHORT_PREFIX
 from tui.core.search.query import CompiledQuery
@@ -30,8 +31,8 @@ def expansions(library: Library, word: str) -> list[str]:
     out = [own]
     listed = library.prefix_table.get(word)
     if listed is not None:  # every short prefix, and long ones that start many terms
-        out += listed
-    elif len(word) > SHORT_PREFIX:
+        return expansion_terms(word, listed)  # as the short prefixes' table has them
+    if len(word) > SHORT_PREFIX:
         # Not listed, so it starts at most PREFIX_SCAN terms: all of them are read.
         found = [(frequency, term) for term, frequency
                  in library.terms_starting("text", word, PREFIX_SCAN + 1)]
