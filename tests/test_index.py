@@ -376,3 +376,26 @@ def test_a_search_reads_the_norms_of_the_fields_it_scores_only(tmp_path: Path) -
             tracemalloc.stop()
         # name, title, text and alias at most: four fields of the nine.
         assert sum(stat.size for stat in held.statistics("filename")) < 5 * 4 * papers
+
+
+def test_a_root_deleted_while_it_is_made_is_made_again(tmp_path: Path, monkeypatch) -> None:
+    """mkdir(exist_ok=True) raises when the folder is made and deleted by others between
+    its mkdir and its check: the index root is then made again."""
+    from tui.core.index import opening
+
+    root = tmp_path / "root"
+    real = Path.mkdir
+    raced = []
+
+    def racing(self, *args, **kwargs):
+        if self == root and not raced:
+            raced.append(self)
+            raise FileExistsError(17, "File exists", str(self))  # made, then deleted
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", racing)
+    opening._made(root)
+    assert raced and root.is_dir()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(FileExistsError):
+        opening._made(tmp_path / "file")

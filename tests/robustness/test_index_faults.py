@@ -77,6 +77,7 @@ FILES = {
     "postings": "*.pst", "posting arrays": "*.pa", "posting directory": "*.pad",
     "terms": "*.trm", "stored fields": "*._stored.col",
     "toc": "_MAIN_*.toc", "metadata": "paperscope.json", "prefix table": "prefixes.json",
+    "prefix tops": "prefix-tops.json",
     "vocabulary": "words.json", "text norms": "norms-text.bin",
     "whoosh lengths": "*._text_len.col",
 }

@@ -116,12 +116,27 @@ def _cached_fingerprint(files: list[Path], roots: list[Path]) -> tuple[str, list
     return fp, [(path.name, known[str(path)][1]) for path in files]
 
 
+def _made(folder: Path) -> None:
+    """`folder.mkdir(parents=True, exist_ok=True)`, which raises FileExistsError when
+    another process makes the folder and a third deletes it between its two steps
+    (`tests/robustness/test_index_sharing.py` deletes the index again and again): made
+    again, unless a file holds its name."""
+    for _ in range(_BUILD_ATTEMPTS):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return
+        except FileExistsError:
+            if folder.exists() and not folder.is_dir():
+                raise
+    folder.mkdir(parents=True, exist_ok=True)
+
+
 @contextlib.contextmanager
 def _locked(root: Path) -> Iterator[None]:
     """Hold an exclusive lock on `root` so only one process builds at a time."""
     for attempt in range(_BUILD_ATTEMPTS):
         # The root may have been deleted since it was made, even between these two.
-        root.mkdir(parents=True, exist_ok=True)
+        _made(root)
         try:
             fd = open_lock_file(root / _LOCK_NAME)
             break
@@ -189,7 +204,7 @@ def _fsync_files(folder: Path) -> None:
 
 def _writable(root: Path) -> bool:
     try:
-        root.mkdir(parents=True, exist_ok=True)
+        _made(root)
         probe = root / f".probe-{os.getpid()}-{_random_hex(6)}"
         probe.write_bytes(b"")
         probe.unlink()
@@ -275,7 +290,7 @@ def _build_on_disk(root: Path, name: str, files: list[Path], progress: Progress 
                    reuse: bool) -> tuple[Index, dict[str, object], Searcher]:
     """Build into a temporary folder and rename it into place; with `reuse`, the
     unchanged lists' segments are taken from the previous index in `root`."""
-    root.mkdir(parents=True, exist_ok=True)
+    _made(root)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
     try:
         previous = _read_previous(root, name) if reuse else None
