@@ -3,15 +3,18 @@ same scores to the last bit, the same order (ties by docnum), the same match cou
 
 from __future__ import annotations
 
+import math
 import random
+import sys
 from array import array
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 import pytest
 from whoosh import query as wq
 
 from tests.material import abstracts_of, conference_lists
-from tui.core.index import plans, reuse, tiers, topk
+from tui.core.index import dense, plans, reuse, tiers, topk
 from tui.core.index.impactfiles import StoredImpacts
 from tui.core.index.postingcache import PostingCache
 from tui.core.index.library import Library, open_library
@@ -49,14 +52,17 @@ def _write(folder: Path, abstracts: list[str], per_list: int = 400) -> Path:
     return folder
 
 
-@pytest.fixture(autouse=True, params=["pruned", "added whole"])
+@pytest.fixture(autouse=True, params=["pruned", "added whole", "looked up"])
 def _prune_always(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Prune however few papers match (the search scores few matches all, `topk.FEW`):
-    these corpora are small, and pruning is what is tested; each test runs twice, by
-    MaxScore and by whole lists added at C speed (`dense`, for many postings)."""
+    these corpora are small, and pruning is what is tested; each test runs three times,
+    by MaxScore, by whole lists added at C speed (`dense`, for many postings), and so
+    with a conjunction's last group looked up at its other groups' papers only."""
     monkeypatch.setattr(topk, "FEW", 0)
     monkeypatch.setattr(topk, "PRUNE_FROM", 0)
     monkeypatch.setattr(topk, "DENSE_FROM", 10**12 if request.param == "pruned" else 0)
+    monkeypatch.setattr(topk, "DENSE_COLD_FROM", 0)  # whether numpy is loaded or not
+    monkeypatch.setattr(dense, "LOOK_UP_SHARE", math.inf if request.param == "looked up" else 0)
 
 
 @pytest.fixture(scope="module")
@@ -400,3 +406,54 @@ def test_adding_scores_gives_each_sum_as_a_loop_would() -> None:
         added = dict(base)
         add_scores(added, other)
         assert added == expected
+
+
+def test_a_conjunction_typed_on_adds_only_its_last_word_again(corpus_library, monkeypatch,
+                                                              request) -> None:
+    """"graph neural netw" after "graph neural net": the groups before the last are
+    added once and kept (read only); the answers stay the exhaustive scorer's."""
+    if request.node.callspec.params["_prune_always"] == "pruned":
+        pytest.skip("the kept heads are the whole-list path's")
+    reader = corpus_library.searcher.reader()
+    common = sorted(reader.lexicon("text"), key=lambda t: -reader.doc_frequency("text", t))
+    words = [t.decode() if isinstance(t, bytes) else t for t in common[:6]]
+    heads = [[wq.Term(field, word) for field in ("text", "title")] for word in words[:2]]
+    monkeypatch.setattr(dense, "_heads", WeakKeyDictionary())  # none kept by other tests
+    added: list[tuple[wq.Query, ...]] = []
+    group = dense._group
+    monkeypatch.setattr(dense, "_group", lambda scorer, units, among=None: (
+        added.append(tuple(units)), group(scorer, units, among))[1])
+    for last in words[2:]:
+        q = wq.And([wq.Or(units) for units in heads]
+                   + [wq.Or([wq.Term("text", last), wq.Term("title", last, boost=2.0)])])
+        assert top(corpus_library.scorer, q, 10) == _exhaustive(corpus_library, q, 10)
+    assert [units[0].text for units in added] == words[:2] + words[2:]
+    head, among = dense._head(corpus_library.scorer, heads)
+    assert len(added) == len(words), "the kept head was added again"
+    assert not head.flags.writeable and not among.flags.writeable
+    assert among.tolist() == sorted(set(corpus_library.scorer.evaluate(wq.Or(heads[0])))
+                                    & set(corpus_library.scorer.evaluate(wq.Or(heads[1]))))
+
+
+def test_lists_are_added_whole_only_once_numpy_is_loaded(corpus_library, monkeypatch,
+                                                         request) -> None:
+    """A search from the command line does not import numpy (a tenth of a second) for a
+    query only a few thousand postings long: it is pruned instead."""
+    if request.node.callspec.params["_prune_always"] != "added whole":
+        pytest.skip("one run is enough")
+    import numpy  # noqa: F401  (loaded, as the reader loads it ahead)
+
+    q = wq.Or([wq.Term("text", t) for t in _vocabulary(corpus_library)["text"][:50]])
+    postings = plans.postings_in(corpus_library.scorer, plans.plan_of(q))
+    monkeypatch.setattr(topk, "DENSE_FROM", 1)
+    monkeypatch.setattr(topk, "DENSE_COLD_FROM", postings + 1)
+    added = []
+    monkeypatch.setattr(dense, "plan_top", lambda *args: added.append(args) or None)
+    assert top(corpus_library.scorer, q, 10) == _exhaustive(corpus_library, q, 10)
+    assert len(added) == 1, "numpy is loaded: the lists are added whole"
+    monkeypatch.delitem(sys.modules, "numpy")
+    assert top(corpus_library.scorer, q, 10) == _exhaustive(corpus_library, q, 10)
+    assert len(added) == 1, "numpy was imported for a short query"
+    monkeypatch.setattr(topk, "DENSE_COLD_FROM", postings)
+    top(corpus_library.scorer, q, 10)
+    assert len(added) == 2, "a query long enough is added whole all the same"

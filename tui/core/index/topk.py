@@ -19,9 +19,10 @@ postings of a common term that score high have the high bounds, so the bulk of t
 long lists (common words, a prefix's expansions) is read but not scored. Any order of
 the parts is exact (only the sums of the bounds left count); this one is fast.
 
-Queries with many postings (`DENSE_FROM`) are answered by adding their lists whole at
-C speed instead (`dense.plan_top`), with the same survivors' rescoring, so the same
-answer.
+Queries with many postings (`DENSE_FROM`: a few thousand, once numpy is loaded) are
+answered by adding their lists whole at C speed instead (`dense.plan_top`), with the
+same survivors' rescoring, so the same answer; the pruning here is then the path of a
+search from the command line, which does not load numpy for one query.
 
 Shapes it does not take (phrases, fuzzy terms, anything but terms inside an AND inside
 an OR, an exclusion that is not terms) answer None: the caller scores them
@@ -42,6 +43,7 @@ docnums, as sets or as byte maps (`members`).
 from __future__ import annotations
 
 import heapq
+import sys
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from itertools import compress
@@ -64,11 +66,16 @@ few more papers to score exactly."""
 PRUNE_FROM = 20_000
 """Queries with fewer postings in all are scored exhaustively: a few milliseconds,
 which pruning's set-up (bounds, matches, parts) would not shorten."""
-DENSE_FROM = 60_000
-"""Queries with this many postings or more are added whole at C speed (`dense`): at
-250,000 papers a common word, or a short prefix in five fields, leaves pruning tens of
-thousands of papers to look up one by one. Below it pruning is as fast, and a typed
-query does not wait for numpy to be imported."""
+DENSE_FROM = 2_000
+"""Queries with this many postings or more are added whole at C speed (`dense`) once
+numpy is loaded (the reader loads it ahead, `Library.prepare`): at 250,000 papers a
+common word, or a short prefix in five fields, leaves pruning tens of thousands of
+papers to look up one by one, and even a word of a few thousand postings is scored
+faster so than a posting at a time (`bench/scale.py`'s typed prefixes: a median of
+1.95 against 2.95 ms at 250k, 1.21 against 1.98 ms at 25k, with 60,000 here)."""
+DENSE_COLD_FROM = 60_000
+"""The same before numpy is loaded (a search from the command line): importing it costs
+a tenth of a second, which only lists this long repay."""
 FEW = 4
 """Matches up to FEW × k are all scored: pruning would save less than it costs."""
 _SMALL = 64
@@ -115,12 +122,15 @@ def top(scorer: Scorer, q: wq.Query, k: int, *, count: bool = True,
     if plan is None or k < 1:
         return None
     postings = postings_in(scorer, plan)
-    if postings < PRUNE_FROM:
+    dense_from = DENSE_FROM if "numpy" in sys.modules else max(DENSE_FROM, DENSE_COLD_FROM)
+    if postings < min(PRUNE_FROM, dense_from):
         return None
-    if postings >= DENSE_FROM:
+    if postings >= dense_from:
         found = dense.plan_top(scorer, plan, q, k, count)
         if found is not None:
             return found
+    if postings < PRUNE_FROM:
+        return None
     docs = papers_of(scorer)
     conjunction = len(plan.groups) > 1 or bool(plan.excluded)
     selected: set[int] | Selection | None = None
