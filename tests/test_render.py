@@ -61,6 +61,7 @@ def assert_words_kept(raw: str, rendered: Rendered) -> None:
     """
     text = re.sub(r"[^A-Za-z0-9]", "", readable(rendered.text))
     pos = 0
+    raw = raw.replace("(cid:173)", "")  # a PDF's soft hyphen is no word; render drops it
     for word in words_outside_commands(raw):
         found = text.find(word, pos)
         assert found != -1, f"{word!r} lost from {raw!r} -> {rendered.text!r}"
@@ -391,3 +392,21 @@ def test_corpora_render_without_errors() -> None:
                 lost += 1
     assert total > 20_000
     assert lost <= total // 1000, f"{lost} of {total} abstracts lost words"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("a representa(cid:173) tion of signif(cid:173)\nicantly", "a representation of significantly"),
+        ("the *conjunc(cid:173) tion* holds", "the conjunction holds"),
+    ],
+)
+def test_a_line_broken_at_a_soft_hyphen_is_one_word_again(raw: str, expected: str) -> None:
+    assert render(raw).text == expected
+
+
+def test_a_soft_hyphen_joins_the_words_that_search_finds() -> None:
+    from tui.core.index.analysis import terms
+
+    assert "represent" in terms(render("a representa(cid:173) tion").text)
+    assert "tion" not in terms(render("a representa(cid:173) tion").text)

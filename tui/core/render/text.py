@@ -26,6 +26,9 @@ _SPECIAL = re.compile(r"[\\$*`{}\[~<]|https?://|www\.")
 _AUTOLINK = re.compile(r"<((?:https?://|www\.)[^\s<>{}\\$]+)>")
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>{}\"`\\|^$]+")
 _MD_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((https?://[^\s()<>]+)\)")
+# A soft hyphen where a PDF's line broke, "signif(cid:173) icantly": never shown, and
+# it splits the word into two that no query finds, so the word is joined again.
+_SOFT_HYPHEN = re.compile(r"\(cid:173\)\s*")
 
 
 @dataclass(slots=True)
@@ -393,4 +396,4 @@ def _render(raw: str) -> Rendered:
     """`render` without the safety net, so tests see any bug."""
     if not raw:
         return Rendered("", (), ())
-    return _Text(raw).run()
+    return _Text(_SOFT_HYPHEN.sub("", raw) if "(cid:173)" in raw else raw).run()
