@@ -6,8 +6,7 @@ abstract makes of it: how often it is used, whether it was used before the paper
 introduced anything (background), whether it comes as a further part after the main
 contribution (secondary), whether it is one of several names listed together, and
 whether the abstract opens by defining it as someone else's. ``Scored.score`` sums
-these the way the rules weigh them; the learned model (:mod:`tui.core.naming.learned`)
-reads the same facts as features.
+these the way the rules weigh them; ``derive`` chooses among the scored candidates.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from tui.core.naming.clauses import VERSIONED_NAME
 from tui.core.naming.filters import resolved_name
 from tui.core.naming.patterns import find_candidates, intro_objects
 
-__all__ = ["OWN_OPENING", "THRESHOLD", "Scored", "count_mentions", "scored_candidates"]
+__all__ = ["OWN_OPENING", "THRESHOLD", "Scored", "scored_candidates"]
 
 # A candidate needs this much evidence: one clear introducing phrasing (3.0), or a weaker
 # one (an opening "X, a ...") backed by repeated mentions.
@@ -60,32 +59,17 @@ class _Evidence:
     """Where the phrase introducing the name starts in that sentence."""
     aside: bool = False
     """Named only in passing there (see ``Candidate.aside``)."""
-    defined: bool = False
-    """Given with its long form there ("Long Form (ACR)")."""
-    phrasings: int = 1
-    """How many introducing phrasings name it across the abstract."""
 
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """One candidate name with the rules' score and the facts behind it."""
+    """One candidate name with the rules' score."""
 
     name: str
     score: float
     """The rules' total: the phrasing's score, mentions, and the penalties below."""
-    phrasing: float
-    """The best introducing phrasing's score plus half a point per further phrasing."""
-    mentions: int
     first_sentence: int
-    start: int
-    aside: bool
-    defined: bool
-    phrasings: int
-    used_before: bool
-    secondary: bool
-    coordinated: bool
-    opening_background: bool
-    successor: bool
+    """The sentence that introduces it (ties between scores go to the earlier)."""
 
 
 def scored_candidates(text: str, sentences: Sequence[str]) -> list[Scored]:
@@ -100,7 +84,7 @@ def scored_candidates(text: str, sentences: Sequence[str]) -> list[Scored]:
             found = evidence.get(name)
             if found is None:
                 evidence[name] = _Evidence(candidate.score, index, candidate.start,
-                                           candidate.aside, bool(candidate.long_form))
+                                           candidate.aside)
                 continue
             # Background check counts from the clear introduction: "PointNet is a
             # pioneer ..." before "we propose PointNet++" does not make PointNet ours.
@@ -109,37 +93,26 @@ def scored_candidates(text: str, sentences: Sequence[str]) -> list[Scored]:
                 found.aside = candidate.aside
             # Two introducing phrasings add up, but one strong phrasing is enough.
             found.score = max(found.score, candidate.score) + 0.5
-            found.phrasings += 1
-            found.defined = found.defined or bool(candidate.long_form)
     return [_scored(text, sentences, name, found, evidence) for name, found in evidence.items()]
 
 
 def _scored(text: str, sentences: Sequence[str], name: str, found: _Evidence,
             evidence: dict[str, _Evidence]) -> Scored:
-    """The rules' score of one candidate and the facts it adds up."""
-    mentions = count_mentions(text, name)
+    """The rules' score of one candidate."""
+    mentions = _count_mentions(text, name)
     score = found.score + _mention_bonus(mentions)
-    used_before = _used_before(sentences, name, found.first_sentence)
-    secondary = _secondary(sentences, found, evidence, mentions)
-    coordinated = _coordinated(sentences[found.first_sentence], name)
-    opening = found.first_sentence == 0 and _opening_is_background(sentences, name)
-    successor = bool(VERSIONED_NAME.search(name)) and (
-        count_mentions(text, name.rsplit(" ", 1)[0]) > mentions
-    )
-    if used_before:
+    if _used_before(sentences, name, found.first_sentence):
         score -= _BACKGROUND_PENALTY
-    if secondary:
+    if _secondary(sentences, found, evidence, mentions):
         # A name in passing after the named contribution is a part of it, never it.
         score -= _BACKGROUND_PENALTY if found.aside else _SECONDARY_PENALTY
-    if coordinated:
+    if _coordinated(sentences[found.first_sentence], name):
         score -= _LISTED_PENALTY
-    if opening:
+    if found.first_sentence == 0 and _opening_is_background(sentences, name):
         score -= _BACKGROUND_PENALTY
-    if successor:
+    if VERSIONED_NAME.search(name) and _count_mentions(text, name.rsplit(" ", 1)[0]) > mentions:
         score += _SUCCESSOR_BONUS  # "FlowNet 2.0" where the abstract discusses FlowNet
-    return Scored(name, score, found.score, mentions, found.first_sentence, found.start,
-                  found.aside, found.defined, found.phrasings, used_before, secondary,
-                  coordinated, opening, successor)
+    return Scored(name, score, found.first_sentence)
 
 
 def _secondary(
@@ -182,10 +155,10 @@ def _mention_bonus(mentions: int) -> float:
 
 def _used_before(sentences: Sequence[str], name: str, introduced_in: int) -> bool:
     """Whether ``name`` appears in a sentence before the one that introduces it."""
-    return any(count_mentions(sentence, name) for sentence in sentences[:introduced_in])
+    return any(_count_mentions(sentence, name) for sentence in sentences[:introduced_in])
 
 
-def count_mentions(text: str, name: str) -> int:
+def _count_mentions(text: str, name: str) -> int:
     """Occurrences of ``name`` as a whole word ("LIME" is not in "PL-LIME").
 
     Plain ``str.find`` with a boundary check: compiling a regex per name costs more than
