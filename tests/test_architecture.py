@@ -255,7 +255,7 @@ READER_LAYERS = [
     {"tui.app.widgets"},
     {"tui.app.bindings", "tui.app.compat", "tui.app.messages", "tui.app.layout",
      "tui.app.settings", "tui.app.keymap", "tui.app.collector", "tui.app.hangup",
-     "tui.app.screens"},
+     "tui.app.screens", "tui.app.stylecache"},
 ]
 """The reader, top down: the app, its screens, what the reader screen owns (the opening,
 the panes, the live search), the reading keys, what they use (and the Protocols through

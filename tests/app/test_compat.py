@@ -66,3 +66,17 @@ def test_the_palette_routes_its_list_keys_through_one_method() -> None:
     assert list(inspect.signature(CommandPalette._action_command_list).parameters) == [
         "self", "action"]
     assert issubclass(compat.GuardedPalette, CommandPalette)
+
+
+def test_stylesheets_parse_each_source_through_one_method_and_keep_their_variables() -> None:
+    from textual.css.stylesheet import Stylesheet
+
+    assert list(inspect.signature(Stylesheet._parse_rules).parameters) == [
+        "self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]
+    sheet = compat.SourceStylesheet(variables={"accent": "red"})
+    assert compat.stylesheet_variables(sheet) == {"accent": "red"} == sheet.variables
+    calls = []
+    sheet.parse_source = lambda *args: calls.append(args) or []  # type: ignore[method-assign]
+    sheet.add_source("Static { color: $accent; }", read_from=("a.tcss", ""))
+    sheet.parse()  # Textual's own parse goes through the hook
+    assert calls == [("Static { color: $accent; }", ("a.tcss", ""), False, 0, "")]

@@ -23,14 +23,18 @@ from textual.widgets import Input
 
 from tui.app import bindings
 from tui.app.collector import IdleCollector
+from tui.app.compat import stylesheet_variables
 from tui.app.hangup import WATCH_S, HangupGuard
 from tui.app.keymap import load_keymap
 from tui.app.layout import HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS
 from tui.app.messages import LibraryFailed, LibraryReady
 from tui.app.screens.reader import ReaderScreen
 from tui.app.settings import ReaderSettings
+from tui.app.stylecache import FILE as STYLES_FILE, KeptStylesheet, load as load_styles, \
+    save as save_styles
 from tui.core.drafts import DRAFTS_FOLDER, DraftStore
 from tui.core.index import first_screen
+from tui.core.locations import cache_dir
 from tui.core.state import StateStore
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -63,6 +67,11 @@ class PaperscopeApp(App[None]):
 
     def __init__(self, settings: ReaderSettings) -> None:
         super().__init__()
+        self.styles_file = cache_dir() / STYLES_FILE
+        """The rule sets parsed at earlier starts (`stylecache`): the first frame's
+        largest part, parsed once."""
+        self.stylesheet = KeptStylesheet(variables=stylesheet_variables(self.stylesheet),
+                                         kept=load_styles(self.styles_file))
         self.settings = settings
         self.error_message: str | None = None
         """One line for stderr when the reader had to give up (printed by `run`)."""
@@ -136,6 +145,12 @@ class PaperscopeApp(App[None]):
 
     def on_library_ready(self, message: LibraryReady) -> None:
         self.call_after_refresh(self._start_collector)
+        self.call_after_refresh(self._keep_styles)
+
+    def _keep_styles(self) -> None:
+        """Write the styles parsed for this start, for the next one (`stylecache`)."""
+        if isinstance(self.stylesheet, KeptStylesheet):
+            save_styles(self.stylesheet, self.styles_file)
 
     def on_library_failed(self, message: LibraryFailed) -> None:
         self.error_message = f"paperscope: error: {message.error}"  # as the other commands
@@ -154,6 +169,7 @@ class PaperscopeApp(App[None]):
 
     def on_unmount(self) -> None:
         self.collector.stop()
+        self._keep_styles()  # with those of the screens opened since
         self.keep_typed_text()  # a quit with the note editor open keeps its text
         self.drafts.close()
         self.reader.close_library()

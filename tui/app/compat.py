@@ -2,7 +2,7 @@
 
 The reader draws faster than stock Textual allows in a few spots (a footer updated in
 place, scroll views resized without a layout of the screen, match lines found without
-unpickling every style) and guards the command palette against keys typed faster than
+unpickling every style, the parsed styles kept between starts) and guards the command palette against keys typed faster than
 it is drawn. Each function here stands for one private name it needs, written against
 Textual 8.2 and Rich 15; tests/app/test_compat.py checks each against the installed
 versions, so that an upgrade that moves one fails there, by name.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.command import CommandList, CommandPalette
+from textual.css.stylesheet import Stylesheet
 from textual.widgets._footer import FooterKey
 
 if TYPE_CHECKING:
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from textual.scroll_view import ScrollView
 
 __all__ = ["FooterKey", "GuardedPalette", "is_bound_to_parent", "unbind_from_parent",
-           "key_disabled", "set_key_disabled", "update_scroll_limits", "has_meta"]
+           "key_disabled", "set_key_disabled", "update_scroll_limits", "has_meta",
+           "SourceStylesheet", "stylesheet_variables"]
 
 
 def is_bound_to_parent(key: FooterKey) -> bool:
@@ -65,3 +67,29 @@ class GuardedPalette(CommandPalette):
         if action.startswith("page_") and not self.query_one(CommandList).scrollable_content_region:
             return
         super()._action_command_list(action)
+
+
+class SourceStylesheet(Stylesheet):
+    """Textual's stylesheet, whose parse of each CSS source (its private `_parse_rules`)
+    goes through `parse_source`, for a subclass to look the rules up first."""
+
+    def _parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0,
+                     scope=""):  # type: ignore[override]
+        return self.parse_source(css, read_from, is_default_rules, tie_breaker, scope)
+
+    def parse_source(self, css: str, read_from: tuple[str, str], is_default_rules: bool,
+                     tie_breaker: int, scope: str) -> list:
+        """The rule sets of one source, parsed by Textual (raises on CSS it cannot
+        read, as Textual does)."""
+        return super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+
+    @property
+    def variables(self) -> dict[str, str]:
+        """The CSS variables the sources are parsed with (the theme's)."""
+        return stylesheet_variables(self)
+
+
+def stylesheet_variables(stylesheet: Stylesheet) -> dict[str, str]:
+    """The CSS variables `stylesheet` parses its sources with (the app's theme's): what
+    a stylesheet put in its place starts from, without making them again."""
+    return stylesheet._variables
