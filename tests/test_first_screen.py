@@ -85,7 +85,7 @@ def test_other_deriving_code_changes_the_key(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     lists, index = _lists(tmp_path / "lists"), tmp_path / "index"
     _open_and_save(lists, index)
-    monkeypatch.setattr(first_screen, "code_digest", lambda: "another version")
+    monkeypatch.setattr(first_screen, "code_stat_key", lambda: "another version")
     found = first_screen.look([str(lists)], str(index))
     assert found is not None and found.rows == ()
 

@@ -11,7 +11,7 @@ Binding ids are `<scope>.<name>`; the scope is where the key works.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from textual.binding import Binding
 
@@ -161,8 +161,7 @@ HELP = [
 """Keys of the help screen."""
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(NamedTuple):
     """A group of bindings as the help screen presents it."""
 
     title: str

@@ -1,12 +1,12 @@
 """Messages the reader's workers and widgets send, in one place.
 
 Workers run in threads and answer with messages (`post_message` is thread-safe), so
-that every change to the widgets happens on the app's own thread.
+that every change to the widgets happens on the app's own thread. Each one sets its
+fields in `__init__`, as Textual's own messages do: a dataclass costs a compile at
+import, before the first frame.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING
 
@@ -20,47 +20,54 @@ Snippets = dict[int, tuple[str, list[tuple[int, int]]]]
 """docnum → (excerpt, match spans), prepared off the UI thread for the first rows."""
 
 
-@dataclass
 class IndexProgress(Message):
     """The index is being built: `done` of `total` list files are indexed."""
 
-    done: int
-    total: int
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
 
 
-@dataclass
 class SearchDone(Message):
     """A search finished. `serial` tells a stale answer from the latest one."""
 
-    serial: int
-    result: SearchResult
-    snippets: Snippets = field(default_factory=dict)
+    def __init__(self, serial: int, result: SearchResult,
+                 snippets: Snippets | None = None) -> None:
+        super().__init__()
+        self.serial = serial
+        self.result = result
+        self.snippets: Snippets = {} if snippets is None else snippets
 
 
-@dataclass
 class LibraryReady(Message):
     """The lists are open and searchable; `first` answers the query typed at start."""
 
-    library: Library
-    first: SearchDone | None = None
+    def __init__(self, library: Library, first: SearchDone | None = None) -> None:
+        super().__init__()
+        self.library = library
+        self.first = first
 
 
-@dataclass
 class LibraryFailed(Message):
     """The lists could not be opened; `error` is one line for the user."""
 
-    error: str
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
 
 
-@dataclass
 class PaperHighlighted(Message):
     """The list's cursor is on a new paper (None when the list is empty)."""
 
-    hit: Hit | None
+    def __init__(self, hit: Hit | None) -> None:
+        super().__init__()
+        self.hit = hit
 
 
-@dataclass
 class PaperOpened(Message):
     """The user asked to read the paper under the cursor."""
 
-    hit: Hit
+    def __init__(self, hit: Hit) -> None:
+        super().__init__()
+        self.hit = hit

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class ReaderSettings:
+class ReaderSettings(NamedTuple):
     """Everything `create_app` needs; tests pin the parts that vary between runs."""
 
     seeds: tuple[str, ...] | None = None

@@ -26,8 +26,8 @@ import re
 import time
 import uuid
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from tui.core.durable import atomic_write_text
 from tui.core.locks import held_by_another, hold_while_alive
@@ -43,8 +43,7 @@ def default_drafts_dir() -> Path:
     return default_state_path().parent / DRAFTS_FOLDER
 
 
-@dataclass(frozen=True)
-class Draft:
+class Draft(NamedTuple):
     """One draft file's content."""
 
     paper_id: str

@@ -51,17 +51,21 @@ def index_dirs(seed_files: list[Path], bundled: bool, override: str | None) -> l
     chosen = override or os.environ.get(INDEX_DIR_ENV)
     if chosen:
         return [Path(chosen).expanduser()]
-    import hashlib  # here: a chosen folder needs no key
-
-    key = hashlib.blake2b(
-        "\n".join(sorted(str(p.resolve()) for p in seed_files)).encode(), digest_size=8
-    ).hexdigest()
     dirs = []
     root = checkout_root()
     if bundled and root is not None:
         dirs.append(root / "index")
-    dirs.append(cache_dir() / ("bundled" if bundled else f"lists-{key}"))
+    dirs.append(cache_dir() / ("bundled" if bundled else f"lists-{_lists_key(seed_files)}"))
     return dirs
+
+
+def _lists_key(seed_files: list[Path]) -> str:
+    """The name of the index folder of the lists `seed_files` name, in the cache."""
+    import hashlib  # here: the bundled lists and a chosen folder need no key
+
+    return hashlib.blake2b(
+        "\n".join(sorted(str(p.resolve()) for p in seed_files)).encode(), digest_size=8
+    ).hexdigest()
 
 
 def lists_and_index_dirs(seeds: Iterable[str | Path] | None,

@@ -6,8 +6,7 @@ the wrapped line of match n (for n/N) without redoing Rich's line breaking.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -19,8 +18,7 @@ MATCH_META = "match"
 """The style-meta key that numbers the matches."""
 
 
-@dataclass(frozen=True)
-class DetailStyles:
+class DetailStyles(NamedTuple):
     """Rich styles for the parts of the detail pane (from component classes)."""
 
     name: Style

@@ -10,7 +10,6 @@ snippet).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.segment import Segment
@@ -334,7 +333,7 @@ class PaperList(LineStyle, ScrollView, can_focus=True, inherit_bindings=False):
             bar = Text(_CURSOR_BAR if is_cursor else " ", style=styles.bar)
             if self.state is not None and self.state.is_read(hit.paper.id):
                 # A read paper's name loses its bold: unread ones stand out.
-                styles = replace(styles, head=styles.rest)
+                styles = styles._replace(head=styles.rest)
             text = bar + label_line(hit.paper, width - 1, styles, self.row_markers(hit.paper))
         else:
             excerpt, spans = self._snippet(hit, width - MARKER_CELLS - 1)

@@ -6,8 +6,7 @@ and so that reading-state markers (star, unread) can be added in one place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -24,8 +23,7 @@ _BYLINE_FROM_CELLS = 48
 """Rows this wide show the first author and the year before the list's name."""
 
 
-@dataclass(frozen=True)
-class RowStyles:
+class RowStyles(NamedTuple):
     """Rich styles for the parts of a row, read from the widget's component classes."""
 
     head: Style

@@ -5,7 +5,7 @@ only on the lists and on the code that derives names and titles from them, yet s
 them from the index means loading Whoosh and the core first: most of the reader's
 start-up. So once the lists are open, the reader writes their first rows to
 `first-screen.json` in the index root, under a key made of each list's path and stat
-key and of the deriving code's digest (`freshness`). At the next start, a key that
+key and of the deriving code's files (`freshness`). At the next start, a key that
 still matches lets the list show those rows in its very first frame; the library's
 own answer replaces them when it is ready.
 
@@ -15,15 +15,13 @@ they are loaded.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tui.core.durable import atomic_write
-from tui.core.index.freshness import code_digest, stat_key
+from tui.core.index.freshness import code_stat_key, stat_key
 from tui.core.lists.files import SeedError
 from tui.core.locations import lists_and_index_dirs
 from tui.core.model import Paper, extras, from_extras
@@ -34,15 +32,14 @@ if TYPE_CHECKING:
 FILE = "first-screen.json"
 ROWS = 200
 """Rows kept: a screen of the tallest terminals, about 30 KB of JSON."""
-_FORMAT = 3
+_FORMAT = 4
 """Bumped when the file's layout changes."""
 _FIELDS = (str, str, str, int, str, str, dict)
 """A row: id, list title, file, position, name, title and what a structured list gave
 (`model.extras`): a `Paper` without its abstract."""
 
 
-@dataclass(frozen=True)
-class FirstScreen:
+class FirstScreen(NamedTuple):
     """What the index roots hold for these lists: their key, and the rows if current."""
 
     key: str
@@ -59,11 +56,12 @@ class FirstScreen:
 
 
 def _key(files: Iterable[Path]) -> str:
-    digest = hashlib.blake2b(digest_size=12)
-    digest.update(f"first-screen {_FORMAT} {code_digest()}\n".encode())
-    for path in files:
-        digest.update(f"{path}\0{stat_key(path)}\n".encode())
-    return digest.hexdigest()
+    """The lists' and the deriving code's files, each by path and stat key, spelt out
+    (no digest: none is exact, and hashing would load a library before the first
+    frame); about 100 bytes a file."""
+    lines = [f"first-screen {_FORMAT}", code_stat_key()]
+    lines += [f"{path}\0{stat_key(path)}" for path in files]
+    return "\n".join(lines)
 
 
 def look(seeds: Sequence[str] | None, index_dir: str | None) -> FirstScreen | None:
