@@ -118,14 +118,15 @@ def _report_startup(runs: int, seeds: str, index_dir: str, papers: int) -> None:
 def _compare_startup(runs: int, seeds: str, index_dir: str, papers: int,
                      env: dict[str, str] | None, how: str) -> None:
     """Start both apps `runs` times, alternately; print the medians and their ratios."""
-    base, frame, rows, ready = startup_medians(runs, seeds, index_dir, env)
+    base, frame, rows, ready, rows_ratio, ready_ratio = startup_medians(runs, seeds,
+                                                                        index_dir, env)
     print(f"start-up ({how}), python → frame made (median of {runs}, built index): "
           f"minimal Textual "
           f"app {base:.3f} s · reader's first frame {frame:.3f} s ({frame / base:.2f}×) · "
-          f"first frame with rows of papers {rows:.3f} s ({rows / base:.2f}×) "
-          f"[target ≤ {TARGET_STARTUP_RATIO}×: "
-          f"{'met' if rows / base <= TARGET_STARTUP_RATIO else 'NOT met'}]")
-    print(f"  lists open and all {papers:,} papers listed: {ready:.3f} s ({ready / base:.2f}×)")
+          f"first frame with rows of papers {rows:.3f} s ({rows_ratio:.2f}×, the median "
+          f"of the pairs' ratios) [target ≤ {TARGET_STARTUP_RATIO}×: "
+          f"{'met' if rows_ratio <= TARGET_STARTUP_RATIO else 'NOT met'}]")
+    print(f"  lists open and all {papers:,} papers listed: {ready:.3f} s ({ready_ratio:.2f}×)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpora", default=str(shared("corpora")))
     parser.add_argument("--index-dir", default=str(Path(tempfile.gettempdir())
                                                    / "paperscope-bench"))
-    parser.add_argument("--runs", type=int, default=5, help="start-up runs of each app")
+    parser.add_argument("--runs", type=int, default=15, help="start-up runs of each app")
     parser.add_argument("--skip-50k", action="store_true", help="leave out the memory run")
     parser.add_argument("--startup-only", action="store_true",
                         help="measure only the start-up (after building the index)")

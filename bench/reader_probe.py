@@ -10,7 +10,10 @@ that they all measure the same thing the same way:
   until the reader is idle again, and the search's own time (`SearchResult.elapsed_ms`).
 - `startup_medians`: python → the compositor's first frame, and → the first frame with
   rows of papers (index already built), next to a minimal Textual app timed the same way,
-  both in fresh processes, alternately; medians.
+  both in fresh processes, in pairs run one after the other (which one first
+  alternates); medians, and the ratios as the median of the pairs' ratios: a start-up
+  on a shared machine moves by half between two runs a minute apart, and a pair's two
+  starts share the machine's state of the moment.
 - `reader_memory`: the peak resident memory of a reader process that opens the lists,
   types a query, pages through it and through every paper: its own (`rss`), not the
   benchmark's that started it.
@@ -32,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -281,19 +285,42 @@ def build_index(seeds: list[str], index_dir: str) -> int:
     return count
 
 
+class Startup(NamedTuple):
+    """Medians over the runs, in seconds from starting python, and the ratios to the
+    minimal app as the median of each pair's ratio."""
+
+    minimal: float
+    """The minimal Textual app's first frame."""
+    frame: float
+    """The reader's first frame."""
+    rows: float
+    """The reader's first frame with rows of papers."""
+    ready: float
+    """The lists open and listed."""
+    rows_ratio: float
+    """rows / minimal, the median of the pairs'."""
+    ready_ratio: float
+    """ready / minimal, the median of the pairs'."""
+
+
 def startup_medians(runs: int, seeds: str, index_dir: str, env: dict[str, str] | None = None,
-                    ) -> tuple[float, float, float, float]:
-    """Start a minimal Textual app and the reader `runs` times each, alternately: the
-    medians, in seconds from starting python, of (the minimal app's first frame, the
-    reader's first frame, its first frame with rows of papers, lists open and listed)."""
+                    ) -> Startup:
+    """Start a minimal Textual app and the reader `runs` times each, in pairs (which one
+    starts first alternates): the medians and the pairs' median ratios (`Startup`)."""
     minimal, reader = [], []
     startup("startup-minimal", env=env)  # warm the file and bytecode caches for both
     startup("startup-reader", seeds, index_dir, env=env)
-    for _ in range(runs):
-        minimal.append(startup("startup-minimal", env=env)[0])
-        reader.append(startup("startup-reader", seeds, index_dir, env=env))
+    for run in range(runs):
+        if run % 2:
+            reader.append(startup("startup-reader", seeds, index_dir, env=env))
+            minimal.append(startup("startup-minimal", env=env)[0])
+        else:
+            minimal.append(startup("startup-minimal", env=env)[0])
+            reader.append(startup("startup-reader", seeds, index_dir, env=env))
     frame, rows, ready = (statistics.median(times) for times in zip(*reader))
-    return statistics.median(minimal), frame, rows, ready
+    return Startup(statistics.median(minimal), frame, rows, ready,
+                   statistics.median(r[1] / m for m, r in zip(minimal, reader)),
+                   statistics.median(r[2] / m for m, r in zip(minimal, reader)))
 
 
 def bytecode_cached_env(folder: Path) -> dict[str, str]:

@@ -13,7 +13,7 @@ import pytest
 
 from bench.corpus import corpus_sentences, made_abstracts, read_abstracts, write_paragraph_lists
 from bench.reader_actions import action_names, kind_of
-from bench.reader_probe import percentile
+from bench.reader_probe import Startup, percentile
 from bench.scale import Size, goals, key_p95, short_typed, table, typed_prefixes
 from tests.conftest import ROOT, write_list
 from tests.material import conference_lists
@@ -85,7 +85,7 @@ def _size(papers: int, scale: float) -> Size:
     return Size(papers, build_s=10 * scale, tree_peak_mb=100 * scale, largest_mb=80 * scale,
                 disk_mb=50 * scale, typed=ms, whole=ms, cold=[300.0], bare=[50.0],
                 peers={"FTS5": peer}, keystroke=ms, keystroke_search=ms,
-                startup=(1.0, 1.1, 1.2 * scale, 2.0), reader_mb=90 * scale, actions=actions)
+                startup=Startup(1.0, 1.1, 1.2 * scale, 2.0, 1.2 * scale, 2.0), reader_mb=90 * scale, actions=actions)
 
 
 def test_the_table_shows_each_measure_at_both_sizes_with_its_growth() -> None:
