@@ -2,8 +2,8 @@
 
 The reader draws faster than stock Textual allows in a few spots (a footer updated in
 place, scroll views resized without a layout of the screen, match lines found without
-unpickling every style, the parsed styles kept between starts) and guards the command palette against keys typed faster than
-it is drawn. Each function here stands for one private name it needs, written against
+unpickling every style, the parsed styles kept between starts) and guards the command
+palette against keys typed faster than it is drawn. Each function here stands for one private name it needs, written against
 Textual 8.2 and Rich 15; tests/app/test_compat.py checks each against the installed
 versions, so that an upgrade that moves one fails there, by name.
 """

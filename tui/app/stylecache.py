@@ -12,8 +12,8 @@ parsed at an earlier start before parsing it, and the app writes what it parsed 
 file of the user's cache folder (`save`). The file is a cache: one that is missing,
 torn, written by another Textual or Rich, or that fails to load in any way is ignored
 and written again; a source with errors is never kept, so that Textual reports them
-every time. The file is a pickle, read only from the user's own cache folder, which
-holds nothing another user can write.
+every time. The file is a pickle, so it is read only from the user's own cache folder
+(`locations.cache_dir`), like the index.
 """
 
 from __future__ import annotations
