@@ -85,10 +85,10 @@ class KeptStylesheet(SourceStylesheet):
     variables (see the module), and adding to it each source it had to parse."""
 
     def __init__(self, *, variables: dict[str, str],
-                 kept: tuple[dict[str, str], dict] = ({}, {})) -> None:
+                 kept: tuple[dict[str, str], dict] | None = None) -> None:
         """`kept`: what `load` read, (variables, rule sets parsed with them)."""
         super().__init__(variables=variables)
-        self._loaded = kept
+        self._loaded = kept if kept is not None else ({}, {})
         self.kept: dict = {}
         """(CSS, where read from, defaults?, tie breaker, scope) → the rule sets
         Textual parsed from that source with the stylesheet's variables."""
